@@ -1,0 +1,227 @@
+#include "accuracy.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "samplers.h"
+
+const char *const ulpb_hist_labels[ULPB_HIST_BINS] = {"0", "<=0.5", "<=1", "<=2", "<=4", ">4"};
+
+enum { CHUNK = 8192 };
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int hist_bin(double ulp) {
+    if (ulp == 0.0) return 0;
+    if (ulp <= 0.5) return 1;
+    if (ulp <= 1.0) return 2;
+    if (ulp <= 2.0) return 3;
+    if (ulp <= 4.0) return 4;
+    return 5;
+}
+
+double ulpb_mean_ulp(const ulpb_stats *s) { return s->ulp_count ? s->ulp_sum / (double)s->ulp_count : 0.0; }
+
+void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
+    into->inputs += from->inputs;
+    into->correctly_rounded += from->correctly_rounded;
+    into->misrounded += from->misrounded;
+    into->special_mismatches += from->special_mismatches;
+    if (from->has_worst && (!into->has_worst || from->max_ulp > into->max_ulp)) {
+        into->has_worst = true;
+        into->max_ulp = from->max_ulp;
+        into->worst_bits = from->worst_bits;
+        into->worst_input = from->worst_input;
+        into->worst_got = from->worst_got;
+        into->worst_expected = from->worst_expected;
+    }
+    if (from->has_special_example && !into->has_special_example) {
+        into->has_special_example = true;
+        into->special_bits = from->special_bits;
+        into->special_got = from->special_got;
+        into->special_expected = from->special_expected;
+    }
+    into->ulp_sum += from->ulp_sum;
+    into->ulp_count += from->ulp_count;
+    for (int b = 0; b < ULPB_HIST_BINS; b++) into->histogram[b] += from->histogram[b];
+}
+
+static void record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y) {
+    s->inputs++;
+    switch (ref_compare(ref, y)) {
+    case REF_SPECIAL_MISMATCH:
+        s->special_mismatches++;
+        if (!s->has_special_example) {
+            s->has_special_example = true;
+            s->special_bits = bits;
+            s->special_got = y;
+            s->special_expected = ref->rounded;
+        }
+        return;
+    case REF_MATCH: s->correctly_rounded++; break;
+    case REF_MISROUNDED: s->misrounded++; break;
+    }
+    if (!isfinite(y) || !isfinite(ref->rounded)) return;
+    const double err = ref_ulp_error(ref, y);
+    s->ulp_sum += err;
+    s->ulp_count++;
+    s->histogram[hist_bin(err)]++;
+    if (!s->has_worst || err > s->max_ulp) {
+        s->has_worst = true;
+        s->max_ulp = err;
+        s->worst_bits = bits;
+        s->worst_input = x;
+        s->worst_got = y;
+        s->worst_expected = ref->rounded;
+    }
+}
+
+/* Stores bit patterns in the dtype's element width, and reads them back. */
+static void pack(size_t bytes, const uint64_t *bits, void *out, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (bytes == 2) ((uint16_t *)out)[i] = (uint16_t)bits[i];
+        else if (bytes == 4) ((uint32_t *)out)[i] = (uint32_t)bits[i];
+        else ((uint64_t *)out)[i] = bits[i];
+    }
+}
+
+static uint64_t unpack(size_t bytes, const void *in, size_t i) {
+    if (bytes == 2) return ((const uint16_t *)in)[i];
+    if (bytes == 4) return ((const uint32_t *)in)[i];
+    return ((const uint64_t *)in)[i];
+}
+
+typedef struct {
+    int count;
+    int sampler[SAMPLER_COUNT];
+    uint64_t inputs[SAMPLER_COUNT];
+    bool exhaustive;
+} plan;
+
+static plan make_plan(const ulpb_check_spec *spec) {
+    plan p = {0};
+    if (ulpb_dtypes[spec->dtype].bytes == 2) {
+        p.exhaustive = true;
+        p.count = 1;
+        p.sampler[0] = -1;
+        p.inputs[0] = 1u << 16;
+        return p;
+    }
+    p.count = samplers_for_op(spec->op, p.sampler);
+    uint64_t left = spec->samples;
+    p.inputs[0] = sampler_special_count(spec->dtype) < left ? sampler_special_count(spec->dtype) : left;
+    left -= p.inputs[0];
+    const int random_samplers = p.count - 1;
+    for (int s = 1; s < p.count; s++)
+        p.inputs[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+    return p;
+}
+
+static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t total, double elapsed) {
+    const double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "%s[%s %s] %5.1f%% %llu/%llu inputs, %.0fs elapsed, ETA %.0fs%s",
+            isatty(2) ? "\r" : "", ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name,
+            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, elapsed,
+            eta, isatty(2) ? "" : "\n");
+}
+
+int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len) {
+    int n_results = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if (e->op != spec->op || e->dtype != spec->dtype) continue;
+        if (spec->impl && strcmp(spec->impl, e->impl) != 0) continue;
+        if (n_results == capacity) break;
+        memset(&results[n_results], 0, sizeof results[n_results]);
+        results[n_results++].entry = e;
+    }
+    if (n_results == 0) {
+        snprintf(err, err_len, "no implementation '%s' for %s %s", spec->impl ? spec->impl : "*",
+                 ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name);
+        return -1;
+    }
+    const plan p = make_plan(spec);
+    if (!p.exhaustive && spec->samples == 0) {
+        snprintf(err, err_len, "--samples must be at least 1");
+        return -1;
+    }
+    for (int r = 0; r < n_results; r++) {
+        results[r].exhaustive = p.exhaustive;
+        results[r].sampler_count = p.count;
+        for (int s = 0; s < p.count; s++)
+            results[r].sampler_names[s] = p.exhaustive ? "exhaustive" : ulpb_sampler_name(p.sampler[s]);
+    }
+
+    const ulpb_dtype *dt = &ulpb_dtypes[spec->dtype];
+    uint64_t *bits = malloc(CHUNK * sizeof *bits);
+    int *slot = malloc(CHUNK * sizeof *slot);
+    double *x = malloc(CHUNK * sizeof *x);
+    ref_value *ref = malloc(CHUNK * sizeof *ref);
+    void *in = malloc(CHUNK * dt->bytes), *out = malloc(CHUNK * dt->bytes);
+    if (!bits || !slot || !x || !ref || !in || !out) {
+        snprintf(err, err_len, "out of memory");
+        free(bits), free(slot), free(x), free(ref), free(in), free(out);
+        return -1;
+    }
+
+    uint64_t total = 0;
+    for (int s = 0; s < p.count; s++) total += p.inputs[s];
+    const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
+    const double start = now_seconds();
+    double last_progress = start, reference_seconds = 0.0;
+    int s = 0;
+    uint64_t local = 0, done = 0;
+    while (done < total) {
+        size_t n = 0;
+        for (; n < CHUNK && s < p.count; n++) {
+            bits[n] = p.exhaustive ? local : ulpb_sampler_input(p.sampler[s], spec->op, spec->dtype, spec->seed, local);
+            slot[n] = s;
+            if (++local == p.inputs[s]) {
+                s++;
+                local = 0;
+            }
+        }
+        while (s < p.count && p.inputs[s] == 0) s++;
+        const double t0 = now_seconds();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++) {
+            x[i] = ref_decode(&dt->format, bits[i]);
+            ref_eval(ulpb_ops[spec->op].ref, &dt->format, x[i], &ref[i]);
+        }
+        reference_seconds += now_seconds() - t0;
+        for (int r = 0; r < n_results; r++) {
+            const double t1 = now_seconds();
+            pack(dt->bytes, bits, in, n);
+            results[r].entry->fn(in, out, n);
+            for (size_t i = 0; i < n; i++) {
+                const double y = ref_decode(&dt->format, unpack(dt->bytes, out, i));
+                record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i], y);
+            }
+            results[r].seconds += now_seconds() - t1;
+        }
+        done += n;
+        const double t = now_seconds();
+        if (spec->progress && t - start > 1.0 && (t - last_progress > 0.5 || done == total)) {
+            show_progress(spec, done, total, t - start);
+            last_progress = t;
+        }
+    }
+    if (spec->progress && now_seconds() - start > 1.0 && isatty(2)) fputc('\n', stderr);
+#pragma omp parallel num_threads(threads)
+    ref_free_cache();
+    for (int r = 0; r < n_results; r++) {
+        for (int k = 0; k < p.count; k++) ulpb_stats_merge(&results[r].total, &results[r].per_sampler[k]);
+        results[r].reference_seconds = reference_seconds;
+    }
+    free(bits), free(slot), free(x), free(ref), free(in), free(out);
+    return n_results;
+}

@@ -1,0 +1,62 @@
+/* The accuracy runner: every input of a 16-bit format, or named samplers with a fixed seed for
+ * binary32/binary64, checked against the MPFR reference for each registry entry. */
+#ifndef ULPB_ACCURACY_H
+#define ULPB_ACCURACY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "registry.h"
+
+enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 8 };
+/* Histogram bins: error 0, (0, 0.5], (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
+extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
+
+typedef struct {
+    uint64_t inputs, correctly_rounded, misrounded, special_mismatches;
+    double max_ulp;       /* over inputs whose expected and produced values are finite */
+    bool has_worst;
+    uint64_t worst_bits;  /* input bit pattern with the largest error (first one on ties) */
+    double worst_input, worst_got, worst_expected;
+    bool has_special_example;
+    uint64_t special_bits; /* first input with a special-value mismatch */
+    double special_got, special_expected;
+    double ulp_sum;        /* for the mean: over the same inputs as max_ulp */
+    uint64_t ulp_count;
+    uint64_t histogram[ULPB_HIST_BINS];
+} ulpb_stats;
+
+typedef struct {
+    const ulpb_entry *entry;
+    bool exhaustive;
+    ulpb_stats total;
+    int sampler_count;
+    const char *sampler_names[ULPB_MAX_SAMPLERS];
+    ulpb_stats per_sampler[ULPB_MAX_SAMPLERS];
+    double seconds;           /* this implementation's evaluation and comparison */
+    double reference_seconds; /* MPFR time, shared by every implementation of the group */
+} ulpb_result;
+
+typedef struct {
+    ulpb_op_id op;
+    ulpb_dtype_id dtype;
+    uint64_t samples; /* binary32/binary64 only; 16-bit formats are always exhaustive */
+    uint64_t seed;
+    const char *impl; /* NULL: every registry entry of (op, dtype) */
+    int threads;      /* 0: all cores */
+    bool progress;    /* progress on stderr */
+} ulpb_check_spec;
+
+/* Runs one (op, dtype) group. Writes up to `capacity` results, returns how many, or -1 with a
+ * message in err when nothing matches. */
+int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
+
+double ulpb_mean_ulp(const ulpb_stats *s);
+void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
+
+/* Sampler inputs, exposed for tests: the bit pattern of input `index` of a named sampler. */
+int ulpb_sampler_find(const char *name);
+uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t seed, uint64_t index);
+const char *ulpb_sampler_name(int sampler);
+
+#endif

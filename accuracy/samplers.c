@@ -1,0 +1,177 @@
+/* Named input samplers for binary32/binary64. Each input is a pure function of (seed, sampler,
+ * index), so any slice of a run can be regenerated and threads need no shared state. */
+#include <math.h>
+#include <string.h>
+
+#include "accuracy.h"
+#include "samplers.h"
+
+static uint64_t splitmix64(uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Two independent 64-bit draws for input `index` of `sampler`. */
+static void draw(uint64_t seed, int sampler, uint64_t index, uint64_t out[2]) {
+    const uint64_t base = splitmix64(seed ^ ((uint64_t)(sampler + 1) << 56)) + index * 2;
+    out[0] = splitmix64(base);
+    out[1] = splitmix64(base + 1);
+}
+
+typedef struct {
+    int total_bits, mant_bits, exp_bits, bias;
+} layout;
+
+static layout layout_of(ulpb_dtype_id dtype) {
+    const ref_format *f = &ulpb_dtypes[dtype].format;
+    layout l = {1 + f->exp_bits + f->precision - 1, f->precision - 1, f->exp_bits, (1 << (f->exp_bits - 1)) - 1};
+    return l;
+}
+
+static uint64_t compose(layout l, uint64_t sign, uint64_t exp_field, uint64_t mant) {
+    return (sign << (l.total_bits - 1)) | (exp_field << l.mant_bits) | (mant & ((1ull << l.mant_bits) - 1));
+}
+
+/* Nearest value of the format to x (binary32/binary64 samplers only). */
+static uint64_t round_to_format(ulpb_dtype_id dtype, double x) {
+    if (dtype == ULPB_DTYPE_f32) {
+        const float f = (float)x;
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        return u;
+    }
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static double unit_interval(uint64_t r) { return (double)(r >> 11) * 0x1p-53; }
+
+static uint64_t sample_uniform_bits(layout l, const uint64_t r[2]) {
+    return l.total_bits == 64 ? r[0] : r[0] & ((1ull << l.total_bits) - 1);
+}
+
+static uint64_t sample_uniform_domain(ulpb_op_id op, ulpb_dtype_id dtype, const uint64_t r[2]) {
+    const ulpb_op *o = &ulpb_ops[op];
+    return round_to_format(dtype, o->domain_lo + (o->domain_hi - o->domain_lo) * unit_interval(r[0]));
+}
+
+/* |x| in [2^10, max], log-uniform: where argument reduction is hardest. */
+static uint64_t sample_cos_large(layout l, const uint64_t r[2]) {
+    const uint64_t max_exp_field = (1ull << l.exp_bits) - 2;
+    const uint64_t lo = (uint64_t)l.bias + 10;
+    return compose(l, r[1] >> 63, lo + r[1] % (max_exp_field - lo + 1), r[0]);
+}
+
+/* The format's nearest value to k*pi/2, then up to 4 ulps either side; k log-uniform up to
+ * 2^(p+8), so both small and huge multiples appear. */
+static uint64_t sample_cos_near_pio2(layout l, ulpb_dtype_id dtype, const uint64_t r[2]) {
+    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
+                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
+    const int k_bits = 1 + (int)(r[1] % (uint64_t)(l.mant_bits + 9));
+    const double k = (double)((r[0] >> (64 - k_bits)) | 1ull);
+    const double hi = k * pio2_hi;
+    const double lo = fma(k, pio2_hi, -hi) + fma(k, pio2_mid, k * pio2_lo);
+    const uint64_t bits = round_to_format(dtype, hi + lo);
+    const int64_t offset = (int64_t)((r[1] >> 32) % 9) - 4;
+    return (uint64_t)((int64_t)bits + offset) | ((r[1] >> 63) << (l.total_bits - 1));
+}
+
+/* 1 - j ulps with j log-uniform in [1, 2^(p-1)], either sign: the square-root branch of asin. */
+static uint64_t sample_asin_near_one(layout l, const uint64_t r[2]) {
+    const uint64_t one = compose(l, 0, (uint64_t)l.bias, 0);
+    const int j_bits = 1 + (int)(r[1] % (uint64_t)l.mant_bits);
+    const uint64_t j = (r[0] >> (64 - j_bits)) | 1ull;
+    return (one - j) | ((r[1] >> 63) << (l.total_bits - 1));
+}
+
+/* |x| log-uniform from the smallest subnormal to 1/2, either sign. */
+static uint64_t sample_asin_near_zero(layout l, const uint64_t r[2]) {
+    return compose(l, r[1] >> 63, r[1] % (uint64_t)(l.bias - 1), r[0]);
+}
+
+/* Edge values of every format, as bit patterns. */
+static int specials(layout l, uint64_t *out) {
+    const uint64_t exp_max = (1ull << l.exp_bits) - 1, mant_max = (1ull << l.mant_bits) - 1;
+    const uint64_t quiet = 1ull << (l.mant_bits - 1);
+    const uint64_t magnitudes[] = {
+        0,                                      /* zero */
+        1,                                      /* smallest subnormal */
+        mant_max,                               /* largest subnormal */
+        compose(l, 0, 1, 0),                    /* smallest normal */
+        compose(l, 0, exp_max - 1, mant_max),   /* largest finite */
+        compose(l, 0, exp_max, 0),              /* infinity */
+        compose(l, 0, exp_max, quiet),          /* quiet NaN */
+        compose(l, 0, exp_max, 1),              /* signalling NaN */
+        compose(l, 0, exp_max, quiet | 0x2a),   /* NaN with payload */
+        compose(l, 0, (uint64_t)l.bias, 0),     /* 1 */
+        compose(l, 0, (uint64_t)l.bias, 0) - 1, /* 1 - ulp */
+        compose(l, 0, (uint64_t)l.bias, 1),     /* 1 + ulp */
+        compose(l, 0, (uint64_t)l.bias - 1, 0), /* 1/2 */
+        compose(l, 0, (uint64_t)l.bias - 1, 0) - 1,
+        compose(l, 0, (uint64_t)l.bias + 1, 0), /* 2 */
+    };
+    int n = 0;
+    for (size_t i = 0; i < sizeof magnitudes / sizeof magnitudes[0]; i++) {
+        out[n++] = magnitudes[i];
+        out[n++] = magnitudes[i] | (1ull << (l.total_bits - 1));
+    }
+    return n;
+}
+
+static const char *const sampler_names[SAMPLER_COUNT] = {
+    [SAMPLER_SPECIALS] = "specials",           [SAMPLER_UNIFORM_BITS] = "uniform_bits",
+    [SAMPLER_UNIFORM_DOMAIN] = "uniform_domain", [SAMPLER_COS_LARGE] = "cos_large",
+    [SAMPLER_COS_NEAR_PIO2] = "cos_near_pio2", [SAMPLER_ASIN_NEAR_ONE] = "asin_near_one",
+    [SAMPLER_ASIN_NEAR_ZERO] = "asin_near_zero",
+};
+
+const char *ulpb_sampler_name(int sampler) { return sampler_names[sampler]; }
+
+int ulpb_sampler_find(const char *name) {
+    for (int i = 0; i < SAMPLER_COUNT; i++)
+        if (strcmp(sampler_names[i], name) == 0) return i;
+    return -1;
+}
+
+int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
+    int n = 0;
+    out[n++] = SAMPLER_SPECIALS;
+    out[n++] = SAMPLER_UNIFORM_BITS;
+    out[n++] = SAMPLER_UNIFORM_DOMAIN;
+    if (op == ULPB_OP_cos) {
+        out[n++] = SAMPLER_COS_LARGE;
+        out[n++] = SAMPLER_COS_NEAR_PIO2;
+    } else {
+        out[n++] = SAMPLER_ASIN_NEAR_ONE;
+        out[n++] = SAMPLER_ASIN_NEAR_ZERO;
+    }
+    return n;
+}
+
+uint64_t sampler_special_count(ulpb_dtype_id dtype) {
+    uint64_t buf[64];
+    return (uint64_t)specials(layout_of(dtype), buf);
+}
+
+uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t seed, uint64_t index) {
+    const layout l = layout_of(dtype);
+    if (sampler == SAMPLER_SPECIALS) {
+        uint64_t buf[64];
+        const int n = specials(l, buf);
+        return buf[index % (uint64_t)n];
+    }
+    uint64_t r[2];
+    draw(seed, sampler, index, r);
+    switch (sampler) {
+    case SAMPLER_UNIFORM_BITS: return sample_uniform_bits(l, r);
+    case SAMPLER_UNIFORM_DOMAIN: return sample_uniform_domain(op, dtype, r);
+    case SAMPLER_COS_LARGE: return sample_cos_large(l, r);
+    case SAMPLER_COS_NEAR_PIO2: return sample_cos_near_pio2(l, dtype, r);
+    case SAMPLER_ASIN_NEAR_ONE: return sample_asin_near_one(l, r);
+    case SAMPLER_ASIN_NEAR_ZERO: return sample_asin_near_zero(l, r);
+    default: return 0;
+    }
+}

@@ -1,0 +1,24 @@
+/* Internal to the accuracy runner: sampler ids and per-op sets. */
+#ifndef ULPB_SAMPLERS_H
+#define ULPB_SAMPLERS_H
+
+#include <stdint.h>
+
+#include "registry.h"
+
+enum {
+    SAMPLER_SPECIALS,
+    SAMPLER_UNIFORM_BITS,
+    SAMPLER_UNIFORM_DOMAIN,
+    SAMPLER_COS_LARGE,
+    SAMPLER_COS_NEAR_PIO2,
+    SAMPLER_ASIN_NEAR_ONE,
+    SAMPLER_ASIN_NEAR_ZERO,
+    SAMPLER_COUNT
+};
+
+/* The samplers run for an op, specials first; returns how many. */
+int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
+uint64_t sampler_special_count(ulpb_dtype_id dtype);
+
+#endif

@@ -1,0 +1,492 @@
+/* ulpbench: list the registry, measure accuracy, evaluate kernels on .npy files, and write the
+ * reports CI gates on. Exit status: 0 success, 1 a production kernel failed the gate,
+ * 2 bad usage or input. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accuracy.h"
+#include "npy.h"
+#include "registry.h"
+#include "result_io.h"
+
+enum { EXIT_GATE = 1, EXIT_USAGE = 2, MAX_RESULTS = 64 };
+static const unsigned long long DEFAULT_SEED = 20261130ull;
+static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
+
+static const char *g_command; /* argv joined, recorded in every report */
+
+static int fail(const char *sub, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ulpbench %s: ", sub);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static char *join_command(int argc, char **argv) {
+    size_t len = 1;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) * 4 + 3;
+    char *s = calloc(len, 1), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < argc; i++) {
+        const int quote = argv[i][0] == 0 || strpbrk(argv[i], " \t'\"$\\") != NULL;
+        if (i) *p++ = ' ';
+        if (quote) *p++ = '\'';
+        for (const char *c = argv[i]; *c; c++) {
+            if (quote && *c == '\'') {
+                memcpy(p, "'\\''", 4);
+                p += 4;
+            } else {
+                *p++ = *c;
+            }
+        }
+        if (quote) *p++ = '\'';
+    }
+    return s;
+}
+
+static int parse_u64(const char *text, unsigned long long *out) {
+    if (!text || !*text || *text == '-') return -1;
+    char *end;
+    errno = 0;
+    *out = strtoull(text, &end, 10);
+    return (errno || *end) ? -1 : 0;
+}
+
+/* --op/--dtype values: a name or "all" -> bit mask over the registry's table. */
+static int parse_mask(const char *text, int (*find)(const char *), int count, unsigned *mask) {
+    if (strcmp(text, "all") == 0) {
+        *mask = (1u << count) - 1;
+        return 0;
+    }
+    const int id = find(text);
+    if (id < 0) return -1;
+    *mask = 1u << id;
+    return 0;
+}
+
+static void names_of(char *buf, size_t len, int count, const char *(*name)(int)) {
+    buf[0] = 0;
+    for (int i = 0; i < count; i++) {
+        strncat(buf, name(i), len - strlen(buf) - 1);
+        strncat(buf, i + 1 < count ? "|" : "", len - strlen(buf) - 1);
+    }
+}
+static const char *op_name(int i) { return ulpb_ops[i].name; }
+static const char *dtype_name(int i) { return ulpb_dtypes[i].name; }
+
+/* ---- list ---------------------------------------------------------------------------------- */
+
+static int cmd_list(int argc, char **argv) {
+    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            puts("usage: ulpbench list\n\nPrints every registry entry: implementation, op, dtype, role, description.");
+            return 0;
+        }
+        return fail("list", "unknown option (try --help)");
+    }
+    if (optind < argc) return fail("list", "unexpected argument '%s'", argv[optind]);
+    printf("%-8s %-5s %-5s %-10s %s\n", "impl", "op", "dtype", "role", "description");
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        printf("%-8s %-5s %-5s %-10s %s\n", e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
+               e->production ? "production" : "peer", e->description);
+    }
+    return 0;
+}
+
+/* ---- shared accuracy options --------------------------------------------------------------- */
+
+typedef struct {
+    unsigned op_mask, dtype_mask;
+    const char *impl; /* NULL = all */
+    unsigned long long samples, seed;
+    int threads;
+    const char *json_path, *markdown_path, *output_dir;
+    bool quiet;
+    /* gate thresholds per dtype; negative = not gated */
+    double max_ulp[ULPB_DTYPE_COUNT];
+    long long max_misrounded[ULPB_DTYPE_COUNT];
+} accuracy_options;
+
+static void default_gate(accuracy_options *o) {
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+        const bool narrow = ulpb_dtypes[d].bytes == 2;
+        o->max_misrounded[d] = narrow ? 0 : -1;
+        o->max_ulp[d] = narrow ? -1.0 : 1.0;
+    }
+}
+
+/* DTYPE=VALUE for --max-ulp / --max-misrounded. */
+static int parse_threshold(const char *text, int *dtype, const char **value) {
+    const char *eq = strchr(text, '=');
+    if (!eq) return -1;
+    char name[16];
+    const size_t n = (size_t)(eq - text);
+    if (n >= sizeof name) return -1;
+    memcpy(name, text, n);
+    name[n] = 0;
+    *dtype = ulpb_dtype_find(name);
+    *value = eq + 1;
+    return *dtype < 0 ? -1 : 0;
+}
+
+static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result *results, int *count) {
+    *count = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        if (!(o->op_mask & (1u << op))) continue;
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            if (!(o->dtype_mask & (1u << d))) continue;
+            if (o->impl && !ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d)) continue;
+            const ulpb_check_spec spec = {(ulpb_op_id)op, (ulpb_dtype_id)d, o->samples, o->seed, o->impl,
+                                          o->threads, !o->quiet};
+            char err[256];
+            const int n = ulpb_check(&spec, results + *count, MAX_RESULTS - *count, err, sizeof err);
+            if (n < 0) return fail(sub, "%s", err);
+            *count += n;
+        }
+    }
+    if (*count == 0) return fail(sub, "no registry entry matches implementation '%s'", o->impl ? o->impl : "all");
+    return 0;
+}
+
+static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc,
+                         const char *markdown) {
+    char err[512];
+    if (json_path) {
+        char *text = cJSON_Print(doc);
+        const size_t len = strlen(text);
+        char *with_newline = malloc(len + 2);
+        memcpy(with_newline, text, len);
+        memcpy(with_newline + len, "\n", 2);
+        const int rc = ulpb_write_file_atomic(json_path, with_newline, err, sizeof err);
+        free(with_newline);
+        cJSON_free(text);
+        if (rc) return fail(sub, "%s", err);
+    }
+    if (md_path && ulpb_write_file_atomic(md_path, markdown, err, sizeof err)) return fail(sub, "%s", err);
+    return 0;
+}
+
+static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb_result *results, int count,
+                         const char *gate_text) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
+               "inputs.\n",
+            title, run->command, run->seed, run->samples);
+    cJSON *env = ulpb_environment_json();
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; omk %s.\n", cJSON_GetObjectItem(env, "cpu")->valuestring,
+            cJSON_GetObjectItem(env, "compiler")->valuestring, cJSON_GetObjectItem(env, "mpfr")->valuestring,
+            cJSON_GetObjectItem(env, "glibc")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring);
+    cJSON_Delete(env);
+    ulpb_results_markdown(f, results, count);
+    if (gate_text) fprintf(f, "\n%s", gate_text);
+    fclose(f);
+    return buf;
+}
+
+static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR };
+    static const struct option opts[] = {
+        {"op", required_argument, 0, 'o'},       {"dtype", required_argument, 0, 'd'},
+        {"impl", required_argument, 0, 'i'},     {"samples", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'},     {"threads", required_argument, 0, 't'},
+        {"json", required_argument, 0, 'j'},     {"markdown", required_argument, 0, 'm'},
+        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
+        {"max-ulp", required_argument, 0, OPT_MAX_ULP}, {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
+        {"output-dir", required_argument, 0, OPT_OUTDIR}, {0, 0, 0, 0}};
+    char ops[64], dtypes[64];
+    names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
+    names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
+    int c, dt;
+    const char *value;
+    unsigned long long u;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &o->op_mask))
+                return fail(sub, "unknown op '%s' (expected %s|all)", optarg, ops);
+            break;
+        case 'd':
+            if (parse_mask(optarg, ulpb_dtype_find, ULPB_DTYPE_COUNT, &o->dtype_mask))
+                return fail(sub, "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
+            break;
+        case 'i':
+            if (strcmp(optarg, "all") == 0) o->impl = NULL;
+            else if (!ulpb_impl_known(optarg)) return fail(sub, "unknown implementation '%s' (see ulpbench list)", optarg);
+            else o->impl = optarg;
+            break;
+        case 'n':
+            if (parse_u64(optarg, &o->samples) || o->samples == 0)
+                return fail(sub, "--samples needs a positive integer, got '%s'", optarg);
+            break;
+        case 's':
+            if (parse_u64(optarg, &o->seed)) return fail(sub, "--seed needs a non-negative integer, got '%s'", optarg);
+            break;
+        case 't':
+            if (parse_u64(optarg, &u) || u == 0 || u > 1024)
+                return fail(sub, "--threads needs an integer in 1..1024, got '%s'", optarg);
+            o->threads = (int)u;
+            break;
+        case 'j': o->json_path = optarg; break;
+        case 'm': o->markdown_path = optarg; break;
+        case 'q': o->quiet = true; break;
+        case OPT_OUTDIR:
+            if (!report) return fail(sub, "unknown option '--output-dir' (try --help)");
+            o->output_dir = optarg;
+            break;
+        case OPT_MAX_ULP: {
+            char *end;
+            if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
+            if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
+            const double v = strtod(value, &end);
+            if (*value == 0 || *end || !(v >= 0)) return fail(sub, "--max-ulp needs a non-negative number, got '%s'", value);
+            o->max_ulp[dt] = v;
+            break;
+        }
+        case OPT_MAX_MIS:
+            if (!report) return fail(sub, "unknown option '--max-misrounded' (try --help)");
+            if (parse_threshold(optarg, &dt, &value) || parse_u64(value, &u))
+                return fail(sub, "--max-misrounded needs DTYPE=COUNT, got '%s'", optarg);
+            o->max_misrounded[dt] = (long long)u;
+            break;
+        case 'h': return -1;
+        default: return fail(sub, "invalid option (try --help)");
+        }
+    }
+    if (optind < argc) return fail(sub, "unexpected argument '%s'", argv[optind]);
+    return 0;
+}
+
+/* ---- accuracy ------------------------------------------------------------------------------ */
+
+static int cmd_accuracy(int argc, char **argv) {
+    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, NULL, false, {0}, {0}};
+    const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
+    if (rc < 0) {
+        printf("usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
+               "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n\n"
+               "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
+               "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
+               "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
+               "(default %llu). Prints a Markdown table; --json/--markdown also write it to files.\n",
+               DEFAULT_SAMPLES, DEFAULT_SEED);
+        return 0;
+    }
+    if (rc) return rc;
+    if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
+    if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
+    ulpb_result *results = calloc(MAX_RESULTS, sizeof *results);
+    int count;
+    int status = run_accuracy("accuracy", &o, results, &count);
+    if (status == 0) {
+        const ulpb_run_info run = {g_command, o.seed, o.samples};
+        char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
+        fputs(md, stdout);
+        cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
+        status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md);
+        cJSON_Delete(doc);
+        free(md);
+    }
+    free(results);
+    return status;
+}
+
+/* ---- report -------------------------------------------------------------------------------- */
+
+static char *path_join(const char *dir, const char *name) {
+    const size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+static int cmd_report(int argc, char **argv) {
+    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, ".", false, {0}, {0}};
+    default_gate(&o);
+    const int rc = accuracy_getopt("report", argc, argv, &o, true);
+    if (rc < 0) {
+        printf("usage: ulpbench report [--samples N] [--seed S] [--threads N] [--output-dir DIR]\n"
+               "                      [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--quiet]\n\n"
+               "Runs the default suite (every op, dtype and implementation: f16/bf16 exhaustive, f32/f64\n"
+               "sampled, default %llu inputs, seed %llu), prints the Markdown tables and writes DIR/report.json\n"
+               "and DIR/report.md. Gate for production (omk) rows: no special-value mismatch, and per dtype\n"
+               "misrounded <= N (default 0 for f16/bf16) and max ULP <= X (default 1 for f32/f64).\n"
+               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n",
+               DEFAULT_SAMPLES, DEFAULT_SEED);
+        return 0;
+    }
+    if (rc) return rc;
+    if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
+    if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
+    ulpb_result *results = calloc(MAX_RESULTS, sizeof *results);
+    int count;
+    int status = run_accuracy("report", &o, results, &count);
+    if (status) {
+        free(results);
+        return status;
+    }
+    /* Gate */
+    cJSON *gate = cJSON_CreateObject();
+    cJSON *thresholds = cJSON_AddObjectToObject(gate, "thresholds");
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+        cJSON *t = cJSON_AddObjectToObject(thresholds, ulpb_dtypes[d].name);
+        if (o.max_misrounded[d] >= 0) cJSON_AddNumberToObject(t, "max_misrounded", (double)o.max_misrounded[d]);
+        if (o.max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o.max_ulp[d]);
+        cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
+    }
+    cJSON *failures = cJSON_AddArrayToObject(gate, "failures");
+    char *gate_text = NULL;
+    size_t gate_len = 0;
+    FILE *gf = open_memstream(&gate_text, &gate_len);
+    for (int i = 0; i < count; i++) {
+        const ulpb_result *r = &results[i];
+        if (!r->entry->production) continue;
+        const int d = r->entry->dtype;
+        char why[200] = "";
+        if (r->total.special_mismatches > 0)
+            snprintf(why, sizeof why, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
+        else if (o.max_misrounded[d] >= 0 && r->total.misrounded > (unsigned long long)o.max_misrounded[d])
+            snprintf(why, sizeof why, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded,
+                     o.max_misrounded[d]);
+        else if (o.max_ulp[d] >= 0 && r->total.max_ulp > o.max_ulp[d])
+            snprintf(why, sizeof why, "max ULP %.3f > %.3f", r->total.max_ulp, o.max_ulp[d]);
+        if (!why[0]) continue;
+        char line[300];
+        snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name,
+                 ulpb_dtypes[d].name, why);
+        cJSON_AddItemToArray(failures, cJSON_CreateString(line));
+        fprintf(gf, "- FAIL %s\n", line);
+    }
+    const bool passed = cJSON_GetArraySize(failures) == 0;
+    cJSON_AddBoolToObject(gate, "passed", passed);
+    fprintf(gf, "Gate: %s (production rows: 0 special-value mismatches; f16/bf16 misrounded <= threshold; f32/f64 "
+                "max ULP <= threshold; see report.json for the thresholds).\n",
+            passed ? "PASSED" : "FAILED");
+    fclose(gf);
+
+    const ulpb_run_info run = {g_command, o.seed, o.samples};
+    char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
+    fputs(md, stdout);
+    cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
+    cJSON_AddItemToObject(doc, "gate", gate);
+    char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
+    status = write_outputs("report", json_path, md_path, doc, md);
+    if (status == 0 && !passed) status = EXIT_GATE;
+    free(json_path), free(md_path), free(md), free(gate_text);
+    cJSON_Delete(doc);
+    free(results);
+    return status;
+}
+
+/* ---- eval ---------------------------------------------------------------------------------- */
+
+static int cmd_eval(int argc, char **argv) {
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
+                                         {"impl", required_argument, 0, 'i'},
+                                         {"dtype", required_argument, 0, 'd'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *op_text = NULL, *impl = "omk", *dtype_text = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': op_text = optarg; break;
+        case 'i': impl = optarg; break;
+        case 'd': dtype_text = optarg; break;
+        case 'h':
+            puts("usage: ulpbench eval --op {cos|asin} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
+                 "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0/2.0,\n"
+                 "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
+                 "--dtype bf16, and writes OUT.npy with the same shape and dtype. On any error: one line on stderr,\n"
+                 "exit status 2, and OUT.npy is not created.");
+            return 0;
+        default: return fail("eval", "invalid option (try --help)");
+        }
+    }
+    if (!op_text) return fail("eval", "missing --op (cos or asin)");
+    const int op = ulpb_op_find(op_text);
+    if (op < 0) return fail("eval", "unknown op '%s' (expected cos or asin)", op_text);
+    if (!ulpb_impl_known(impl)) return fail("eval", "unknown implementation '%s' (see ulpbench list)", impl);
+    if (dtype_text && ulpb_dtype_find(dtype_text) < 0)
+        return fail("eval", "unknown dtype '%s' (expected f16, bf16, f32 or f64)", dtype_text);
+    if (argc - optind != 2) return fail("eval", "expected IN.npy and OUT.npy, got %d path(s)", argc - optind);
+    const char *in_path = argv[optind], *out_path = argv[optind + 1];
+
+    char err[512];
+    npy_array a;
+    if (npy_read(in_path, &a, err, sizeof err)) return fail("eval", "%s: %s", in_path, err);
+    /* The file's dtype decides; --dtype only names what raw <u2 holds and must agree. */
+    int dtype = -1;
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++)
+        if (strcmp(ulpb_dtypes[d].npy_descr, npy_kind_descr(a.kind)) == 0 &&
+            (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : a.kind != NPY_U2))
+            dtype = d;
+    if (dtype < 0) {
+        npy_free(&a);
+        if (!dtype_text) return fail("eval", "%s: '<u2' data needs --dtype bf16 (bfloat16 bit patterns)", in_path);
+        return fail("eval", "%s: file dtype '%s' does not hold %s", in_path, npy_kind_descr(a.kind), dtype_text);
+    }
+    const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype);
+    if (!e) {
+        npy_free(&a);
+        return fail("eval", "implementation '%s' has no %s for %s", impl, ulpb_ops[op].name, ulpb_dtypes[dtype].name);
+    }
+    if (a.count) e->fn(a.data, a.data, a.count); /* in place is part of the kernel contract */
+    const int rc = npy_write(out_path, &a, err, sizeof err);
+    npy_free(&a);
+    if (rc) return fail("eval", "%s", err);
+    return 0;
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+static void usage(FILE *f) {
+    fputs("usage: ulpbench <command> [options]\n\n"
+          "commands:\n"
+          "  list       the registry: every (implementation, op, dtype)\n"
+          "  accuracy   ULP error against correctly rounded MPFR references\n"
+          "  eval       apply an op to a .npy file\n"
+          "  report     the default suite, report.json + report.md, and the CI gate\n\n"
+          "Run 'ulpbench <command> --help' for a command's options.\n",
+          f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    char *command = join_command(argc, argv);
+    g_command = command;
+    int status;
+    /* getopt sees the subcommand as argv[0] */
+    if (strcmp(sub, "list") == 0) status = cmd_list(argc - 1, argv + 1);
+    else if (strcmp(sub, "accuracy") == 0) status = cmd_accuracy(argc - 1, argv + 1);
+    else if (strcmp(sub, "eval") == 0) status = cmd_eval(argc - 1, argv + 1);
+    else if (strcmp(sub, "report") == 0) status = cmd_report(argc - 1, argv + 1);
+    else {
+        fprintf(stderr, "ulpbench: unknown command '%s'\n", sub);
+        usage(stderr);
+        status = EXIT_USAGE;
+    }
+    free(command);
+    return status;
+}

@@ -1,0 +1,45 @@
+/* omk: element-wise math kernels for the ONNX operators Cos and Asin (opset 22).
+ *
+ * Every function maps n inputs to n outputs, correctly rounded for binary16 and bfloat16
+ * (checked exhaustively), within 1 ULP for binary32 and binary64 (see README.md for the
+ * measured figures). 16-bit types are passed as raw bit patterns.
+ *
+ * Contract: y == x (in place) is allowed; n == 0 with NULL pointers is allowed; no alignment
+ * is required; the functions are thread-safe and need no set-up. Special values follow
+ * IEEE 754 / C Annex F: NaN -> quiet NaN, cos(+-inf) = NaN, asin(|x| > 1) = NaN,
+ * asin(+-0) = +-0, cos(+-0) = 1. */
+#ifndef OMK_H
+#define OMK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void omk_cos_f16(const uint16_t *x, uint16_t *y, size_t n);  /* IEEE binary16 bit patterns */
+void omk_cos_bf16(const uint16_t *x, uint16_t *y, size_t n); /* bfloat16 bit patterns */
+void omk_cos_f32(const float *x, float *y, size_t n);
+void omk_cos_f64(const double *x, double *y, size_t n);
+
+void omk_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
+void omk_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
+void omk_asin_f32(const float *x, float *y, size_t n);
+void omk_asin_f64(const double *x, double *y, size_t n);
+
+/* Conversions used by the kernels, exported for callers that stage 16-bit data:
+ * widening is exact; narrowing rounds to nearest, ties to even, keeps subnormals,
+ * overflows to infinity and turns NaN into a quiet NaN of the same sign. */
+float omk_f16_to_f32(uint16_t h);
+uint16_t omk_f32_to_f16(float f);
+float omk_bf16_to_f32(uint16_t h);
+uint16_t omk_f32_to_bf16(float f);
+
+/* Version of the library, "MAJOR.MINOR.PATCH". */
+const char *omk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,104 @@
+/* Helpers shared by the omk kernel sources: bit access, fused arithmetic and the 16-bit
+ * format conversions. Not installed. */
+#ifndef OMK_INTERNAL_H
+#define OMK_INTERNAL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Each kernel source is compiled once per ISA; OMK_ISA names that build. */
+#ifndef OMK_ISA
+#define OMK_ISA scalar
+#endif
+#define OMK_CAT2(a, b) a##_##b
+#define OMK_CAT(a, b) OMK_CAT2(a, b)
+#define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
+
+static inline uint64_t omk_bits64(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline double omk_double_from_bits(uint64_t u) {
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static inline uint32_t omk_bits32(float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline float omk_float_from_bits(uint32_t u) {
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Horner evaluation with fused multiply-adds, so that every ISA build rounds identically.
+ * Inlined with a constant count, the loop unrolls. */
+static inline double omk_horner(double z, const double *coeffs, int count) {
+    double acc = coeffs[count - 1];
+    for (int i = count - 2; i >= 0; i--) acc = fma(acc, z, coeffs[i]);
+    return acc;
+}
+
+/* Widening: exact. Decodes a binary16/bfloat16-style pattern with mant_bits fraction bits and
+ * exp_bits exponent bits. */
+static inline double omk_narrow_to_double(uint16_t h, int mant_bits, int exp_bits) {
+    const uint64_t sign = (uint64_t)(h >> 15) << 63;
+    const int exp_field = (h >> mant_bits) & ((1 << exp_bits) - 1);
+    const uint64_t mant = h & ((1u << mant_bits) - 1);
+    const int bias = (1 << (exp_bits - 1)) - 1;
+    if (exp_field == (1 << exp_bits) - 1) /* inf or NaN: keep payload bits, top-aligned */
+        return omk_double_from_bits(sign | 0x7ff0000000000000ull | (mant << (52 - mant_bits)));
+    if (exp_field == 0) { /* zero or subnormal: mant * 2^(1 - bias - mant_bits), exact */
+        const double magnitude = (double)mant * omk_double_from_bits((uint64_t)(1023 + 1 - bias - mant_bits) << 52);
+        return sign ? -magnitude : magnitude;
+    }
+    return omk_double_from_bits(sign | ((uint64_t)(exp_field - bias + 1023) << 52) | (mant << (52 - mant_bits)));
+}
+
+/* Narrowing with a single rounding (to nearest, ties to even) from binary64; keeps
+ * subnormals, overflows to infinity, NaN becomes a quiet NaN of the same sign. */
+static inline uint16_t omk_double_to_narrow(double x, int mant_bits, int exp_bits) {
+    const uint64_t bits = omk_bits64(x);
+    const uint16_t sign = (uint16_t)((bits >> 63) << 15);
+    const uint64_t abs_bits = bits & 0x7fffffffffffffffull;
+    const uint16_t inf = (uint16_t)(((1u << exp_bits) - 1) << mant_bits);
+    if (abs_bits >= 0x7ff0000000000000ull) {
+        if (abs_bits == 0x7ff0000000000000ull) return sign | inf;
+        const uint16_t payload = (uint16_t)((abs_bits & 0x000fffffffffffffull) >> (52 - mant_bits));
+        return sign | inf | (uint16_t)(1u << (mant_bits - 1)) | payload;
+    }
+    const int bias = (1 << (exp_bits - 1)) - 1;
+    const int exp = (int)(abs_bits >> 52) - 1023; /* binary64 subnormals round to zero anyway */
+    if (exp > bias) return sign | inf;
+    const uint64_t mant = (abs_bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
+    int target_exp = exp + bias; /* biased exponent in the narrow format */
+    int shift = 52 - mant_bits;
+    if (target_exp < 1) { /* subnormal result: drop extra bits, exponent field 0 */
+        shift += 1 - target_exp;
+        target_exp = 0;
+    }
+    if (shift > 54) return sign; /* below half the smallest subnormal */
+    uint64_t q = mant >> shift;
+    const uint64_t rem = mant & ((1ull << shift) - 1);
+    const uint64_t half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    /* A carry out of the significand moves into the exponent field, which is what we want. */
+    uint64_t out = target_exp == 0 ? q : ((uint64_t)target_exp << mant_bits) + q - (1ull << mant_bits);
+    if (out >= inf) out = inf;
+    return sign | (uint16_t)out;
+}
+
+static inline double omk_f16_to_double(uint16_t h) { return omk_narrow_to_double(h, 10, 5); }
+static inline double omk_bf16_to_double(uint16_t h) { return omk_narrow_to_double(h, 7, 8); }
+static inline uint16_t omk_double_to_f16(double x) { return omk_double_to_narrow(x, 10, 5); }
+static inline uint16_t omk_double_to_bf16(double x) { return omk_double_to_narrow(x, 7, 8); }
+
+#endif

@@ -1,0 +1,94 @@
+#include "ref.h"
+
+#include <math.h>
+#include <mpfr.h>
+#include <string.h>
+
+/* Working precision for the "exact" value: far beyond binary64, so the ULP error printed with
+ * three decimals is exact in all its digits. */
+enum { EXACT_PRECISION = 160 };
+
+double ref_decode(const ref_format *fmt, uint64_t bits) {
+    const int mant_bits = fmt->precision - 1;
+    const int total_bits = 1 + fmt->exp_bits + mant_bits;
+    const int negative = (int)((bits >> (total_bits - 1)) & 1);
+    const uint64_t exp_field = (bits >> mant_bits) & ((1ull << fmt->exp_bits) - 1);
+    const uint64_t mant = bits & ((1ull << mant_bits) - 1);
+    const int bias = (1 << (fmt->exp_bits - 1)) - 1;
+    double value;
+    if (exp_field == (1ull << fmt->exp_bits) - 1)
+        value = mant ? NAN : INFINITY;
+    else if (exp_field == 0)
+        value = ldexp((double)mant, 1 - bias - mant_bits);
+    else
+        value = ldexp((double)(mant | (1ull << mant_bits)), (int)exp_field - bias - mant_bits);
+    return negative ? -value : value;
+}
+
+static int mpfr_apply(ref_op op, mpfr_t y, const mpfr_t x, mpfr_rnd_t rnd) {
+    switch (op) {
+    case REF_COS: return mpfr_cos(y, x, rnd);
+    case REF_ASIN: return mpfr_asin(y, x, rnd);
+    }
+    return 0;
+}
+
+void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
+    mpfr_t mx, exact, rounded, rest;
+    mpfr_inits2(53, mx, (mpfr_ptr)0);
+    mpfr_init2(exact, EXACT_PRECISION);
+    mpfr_init2(rounded, fmt->precision);
+    mpfr_init2(rest, EXACT_PRECISION);
+    mpfr_set_d(mx, x, MPFR_RNDN); /* exact: every format here fits in binary64 */
+
+    /* Correct rounding in the target format: restrict the exponent range to the format's, then
+     * let mpfr_subnormalize apply the subnormal rounding exactly once. */
+    const int bias = (1 << (fmt->exp_bits - 1)) - 1;
+    const mpfr_exp_t saved_emin = mpfr_get_emin(), saved_emax = mpfr_get_emax();
+    mpfr_set_emin(1 - bias - fmt->precision + 2);
+    mpfr_set_emax(bias + 1);
+    int ternary = mpfr_apply(op, rounded, mx, MPFR_RNDN);
+    ternary = mpfr_check_range(rounded, ternary, MPFR_RNDN);
+    mpfr_subnormalize(rounded, ternary, MPFR_RNDN);
+    out->rounded = mpfr_get_d(rounded, MPFR_RNDN);
+    mpfr_set_emin(saved_emin);
+    mpfr_set_emax(saved_emax);
+
+    mpfr_apply(op, exact, mx, MPFR_RNDN);
+    out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
+    mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
+    out->exact_lo = mpfr_get_d(rest, MPFR_RNDN);
+
+    /* ulp in the binade of the exact value: 2^(e - p + 1) with 2^e <= |f(x)| < 2^(e+1),
+     * never below the format's subnormal spacing. */
+    out->ulp = NAN;
+    if (mpfr_regular_p(exact)) {
+        const int emin_normal = 1 - bias;
+        long e = (long)mpfr_get_exp(exact) - 1; /* MPFR: |v| in [2^(exp-1), 2^exp) */
+        if (e < emin_normal) e = emin_normal;
+        out->ulp = ldexp(1.0, (int)(e - fmt->precision + 1));
+    } else if (mpfr_zero_p(exact)) {
+        out->ulp = ldexp(1.0, 1 - bias - fmt->precision + 1);
+    }
+    mpfr_clears(mx, exact, rounded, rest, (mpfr_ptr)0);
+}
+
+double ref_ulp_error(const ref_value *v, double y) {
+    if (y == v->exact_hi && v->exact_lo == 0.0) return 0.0;
+    /* y - exact_hi is exact when they are close (Sterbenz); far apart, a rounded difference is
+     * still an accurate error. */
+    return fabs((y - v->exact_hi) - v->exact_lo) / v->ulp;
+}
+
+ref_verdict ref_compare(const ref_value *v, double y) {
+    const int expect_nan = isnan(v->rounded), got_nan = isnan(y);
+    if (expect_nan || got_nan) return expect_nan && got_nan ? REF_MATCH : REF_SPECIAL_MISMATCH;
+    if (isinf(v->rounded) || isinf(y)) return y == v->rounded ? REF_MATCH : REF_SPECIAL_MISMATCH;
+    if (v->rounded == 0.0 && y == 0.0)
+        return signbit(v->rounded) == signbit(y) ? REF_MATCH : REF_SPECIAL_MISMATCH;
+    return y == v->rounded ? REF_MATCH : REF_MISROUNDED;
+}
+
+void ref_free_cache(void) { mpfr_free_cache(); }
+
+const char *ref_mpfr_version(void) { return mpfr_get_version(); }

@@ -1,0 +1,43 @@
+/* The ruler: correctly rounded cos/asin through MPFR, and the ULP error measure.
+ * Independent of omk: nothing here includes kernel code. */
+#ifndef ULPB_REF_H
+#define ULPB_REF_H
+
+#include <stdint.h>
+
+typedef enum { REF_COS, REF_ASIN } ref_op;
+
+/* An IEEE-style binary format: precision p (with the implicit bit) and exponent bits. */
+typedef struct {
+    int precision;
+    int exp_bits;
+} ref_format;
+
+/* What the reference knows about f(x). */
+typedef struct {
+    double rounded;  /* f(x) correctly rounded to the format (RNE, subnormals, overflow) */
+    double exact_hi; /* f(x) to ~106 bits: exact_hi + exact_lo */
+    double exact_lo;
+    double ulp;      /* ulp in the binade of the exact value (format's subnormal ulp below) */
+} ref_value;
+
+/* Decodes a bit pattern of the format (in the low bits of `bits`) to its exact value. */
+double ref_decode(const ref_format *fmt, uint64_t bits);
+
+/* Computes f(x) for an x representable in fmt. Thread-safe (MPFR with thread-local state). */
+void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out);
+
+/* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 when they are equal. */
+double ref_ulp_error(const ref_value *v, double y);
+
+typedef enum { REF_MATCH, REF_MISROUNDED, REF_SPECIAL_MISMATCH } ref_verdict;
+
+/* Compares a produced y with the reference: NaNs by class, signed zeros by sign. */
+ref_verdict ref_compare(const ref_value *v, double y);
+
+/* Releases MPFR's per-thread caches (call at thread exit if needed). */
+void ref_free_cache(void);
+
+const char *ref_mpfr_version(void);
+
+#endif

@@ -1,0 +1,96 @@
+/* The accuracy runner end to end: omk is correctly rounded on every 16-bit input and within
+ * 1 ULP on sampled binary32/binary64; and the ruler does catch a misrounding peer. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "accuracy.h"
+
+enum { TEST_SEED = 20261130 };
+
+static ulpb_result run_one(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples) {
+    ulpb_result r[4];
+    char err[256];
+    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false};
+    const int n = ulpb_check(&spec, r, 4, err, sizeof err);
+    if (n != 1) fail_msg("ulpb_check: %s", n < 0 ? err : "expected one result");
+    return r[0];
+}
+
+static void expect_exhaustive_cr(ulpb_op_id op, ulpb_dtype_id dtype) {
+    const ulpb_result r = run_one("omk", op, dtype, 0);
+    assert_true(r.exhaustive);
+    assert_int_equal(r.total.inputs, 65536);
+    if (r.total.misrounded || r.total.special_mismatches)
+        fail_msg("omk %s %s: %llu misrounded, %llu special mismatches (worst input 0x%04llx, %.3f ULP)",
+                 ulpb_ops[op].name, ulpb_dtypes[dtype].name, (unsigned long long)r.total.misrounded,
+                 (unsigned long long)r.total.special_mismatches, (unsigned long long)r.total.worst_bits,
+                 r.total.max_ulp);
+    assert_int_equal(r.total.correctly_rounded, 65536);
+    assert_true(r.total.max_ulp <= 0.5);
+}
+
+static void cos_f16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_f16); }
+static void cos_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_bf16); }
+static void asin_f16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_f16); }
+static void asin_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_bf16); }
+
+static void sampled_within_one_ulp(void **state) {
+    (void)state;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
+            const ulpb_result r = run_one("omk", (ulpb_op_id)op, (ulpb_dtype_id)d, 40000);
+            assert_int_equal(r.total.inputs, 40000);
+            assert_int_equal(r.sampler_count, 5);
+            assert_int_equal(r.total.special_mismatches, 0);
+            if (!(r.total.max_ulp <= 1.0))
+                fail_msg("omk %s %s: max %.3f ULP at 0x%llx", ulpb_ops[op].name, ulpb_dtypes[d].name, r.total.max_ulp,
+                         (unsigned long long)r.total.worst_bits);
+        }
+    }
+}
+
+/* The widen -> cosf -> narrow pipeline rounds twice; the ruler must see it. cos(0x1.dfp-5) is the
+ * known binary16 case. */
+static void ruler_catches_double_rounding(void **state) {
+    (void)state;
+    const ulpb_result r = run_one("glibc", ULPB_OP_cos, ULPB_DTYPE_f16, 0);
+    assert_true(r.total.misrounded >= 2);
+    assert_true(r.total.max_ulp > 0.5);
+}
+
+static void samplers_are_reproducible(void **state) {
+    (void)state;
+    for (int s = 1; s < 7; s++) {
+        const uint64_t a = ulpb_sampler_input(s, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 12345);
+        assert_true(a == ulpb_sampler_input(s, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 12345));
+    }
+    assert_true(ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 1) !=
+                ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 8, 1));
+    /* asin_near_one stays inside (-1, 1); asin_near_zero below 1/2 */
+    for (uint64_t i = 0; i < 10000; i++) {
+        uint32_t b = (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
+        float f;
+        memcpy(&f, &b, 4);
+        assert_true(fabsf(f) < 1.0f && fabsf(f) >= 0.5f);
+        b = (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_zero"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
+        memcpy(&f, &b, 4);
+        assert_true(fabsf(f) < 0.5f);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cos_f16_exhaustive),     cmocka_unit_test(cos_bf16_exhaustive),
+        cmocka_unit_test(asin_f16_exhaustive),    cmocka_unit_test(asin_bf16_exhaustive),
+        cmocka_unit_test(sampled_within_one_ulp), cmocka_unit_test(ruler_catches_double_rounding),
+        cmocka_unit_test(samplers_are_reproducible),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

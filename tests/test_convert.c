@@ -1,0 +1,126 @@
+/* omk's 16-bit conversions, checked against MPFR's rounding (an independent oracle). */
+#include <math.h>
+#include <mpfr.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "omk.h"
+#include "ref.h"
+
+static const ref_format F16 = {11, 5}, BF16 = {8, 8};
+
+static float f32_from(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* MPFR's round-to-nearest-even of f into a narrow format, as a double. */
+static double narrow_by_mpfr(const ref_format *fmt, float f) {
+    const int bias = (1 << (fmt->exp_bits - 1)) - 1;
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_t r;
+    mpfr_init2(r, fmt->precision);
+    mpfr_set_emin(1 - bias - fmt->precision + 2);
+    mpfr_set_emax(bias + 1);
+    int t = mpfr_set_d(r, (double)f, MPFR_RNDN);
+    t = mpfr_check_range(r, t, MPFR_RNDN);
+    mpfr_subnormalize(r, t, MPFR_RNDN);
+    const double d = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_clear(r);
+    return d;
+}
+
+static void every_f16_round_trips(void **state) {
+    (void)state;
+    for (uint32_t h = 0; h < 65536; h++) {
+        const float f = omk_f16_to_f32((uint16_t)h);
+        const double exact = ref_decode(&F16, h);
+        if (isnan(exact)) {
+            assert_true(isnan(f));
+            assert_int_equal(omk_f32_to_f16(f) & 0x7e00, 0x7e00); /* stays NaN, quiet */
+            assert_int_equal(omk_f32_to_f16(f) >> 15, h >> 15);
+            continue;
+        }
+        assert_true((double)f == exact);
+        assert_int_equal(omk_f32_to_f16(f), h);
+    }
+}
+
+static void every_bf16_round_trips(void **state) {
+    (void)state;
+    for (uint32_t h = 0; h < 65536; h++) {
+        const float f = omk_bf16_to_f32((uint16_t)h);
+        const double exact = ref_decode(&BF16, h);
+        if (isnan(exact)) {
+            assert_true(isnan(f));
+            assert_int_equal(omk_f32_to_bf16(f) & 0x7fc0, 0x7fc0);
+            continue;
+        }
+        assert_true((double)f == exact);
+        assert_int_equal(omk_f32_to_bf16(f), h);
+    }
+}
+
+static void narrowing_ties_overflow_subnormals(void **state) {
+    (void)state;
+    /* ties to even: 1 + 2^-11 is halfway between 1 and 1 + 2^-10 */
+    assert_int_equal(omk_f32_to_f16(1.0f + 0x1p-11f), 0x3c00);
+    assert_int_equal(omk_f32_to_f16(1.0f + 3 * 0x1p-11f), 0x3c02);
+    assert_int_equal(omk_f32_to_f16(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);
+    assert_int_equal(omk_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80);
+    assert_int_equal(omk_f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82);
+    /* overflow: 65520 is the midpoint between 65504 and 2^16 -> rounds to infinity */
+    assert_int_equal(omk_f32_to_f16(65504.0f), 0x7bff);
+    assert_int_equal(omk_f32_to_f16(65519.0f), 0x7bff);
+    assert_int_equal(omk_f32_to_f16(65520.0f), 0x7c00);
+    assert_int_equal(omk_f32_to_f16(-1e30f), 0xfc00);
+    assert_int_equal(omk_f32_to_bf16(3.4e38f), 0x7f80);
+    /* subnormals kept (bfloat16 too, unlike the hardware narrowing instruction) */
+    assert_int_equal(omk_f32_to_f16(0x1p-24f), 0x0001);
+    assert_int_equal(omk_f32_to_f16(0x1p-25f), 0x0000);          /* tie to even: 0 */
+    assert_int_equal(omk_f32_to_f16(0x1.8p-24f), 0x0002);        /* tie to even: 2 */
+    assert_int_equal(omk_f32_to_f16(0x1.0p-25f + 0x1p-40f), 0x0001);
+    assert_int_equal(omk_f32_to_f16(0x1.ffcp-15f), 0x0400);      /* rounds up into the normals */
+    assert_int_equal(omk_f32_to_bf16(0x1p-133f), 0x0001);
+    assert_int_equal(omk_f32_to_bf16(f32_from(0x00000001)), 0x0000);
+    assert_int_equal(omk_f32_to_bf16(f32_from(0x00008001)), 0x0001);
+    assert_int_equal(omk_f32_to_bf16(-0x1p-133f), 0x8001);
+    /* NaN stays NaN, sign kept, quiet */
+    assert_int_equal(omk_f32_to_f16(f32_from(0x7fc00000)) & 0x7e00, 0x7e00);
+    assert_int_equal(omk_f32_to_f16(f32_from(0xff800001)) & 0xfe00, 0xfe00);
+    assert_int_equal(omk_f32_to_bf16(f32_from(0x7f800001)) & 0x7fc0, 0x7fc0);
+    assert_int_equal(omk_f32_to_bf16(f32_from(0x7f800000)), 0x7f80);
+}
+
+/* Every float with a spread of exponents and mantissas against MPFR's rounding. */
+static void narrowing_matches_mpfr(void **state) {
+    (void)state;
+    uint64_t s = 0x1234567;
+    for (int i = 0; i < 400000; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        const uint32_t bits = (uint32_t)(s >> 32);
+        const float f = f32_from(bits);
+        if (isnan(f)) continue;
+        assert_true(ref_decode(&F16, omk_f32_to_f16(f)) == narrow_by_mpfr(&F16, f) ||
+                    (isinf(narrow_by_mpfr(&F16, f)) && isinf(ref_decode(&F16, omk_f32_to_f16(f)))));
+        assert_true(ref_decode(&BF16, omk_f32_to_bf16(f)) == narrow_by_mpfr(&BF16, f));
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_f16_round_trips),
+        cmocka_unit_test(every_bf16_round_trips),
+        cmocka_unit_test(narrowing_ties_overflow_subnormals),
+        cmocka_unit_test(narrowing_matches_mpfr),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,111 @@
+/* The ruler itself: the ULP measure on hand-computed cases and the MPFR reference on values
+ * known to be correctly rounded. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ref.h"
+
+static const ref_format F16 = {11, 5}, BF16 = {8, 8}, F32 = {24, 8}, F64 = {53, 11};
+
+static void ulp_error_by_hand(void **state) {
+    (void)state;
+    /* exact value just below 1: the ulp is the one of [1/2, 1), 2^-24 for binary32 */
+    ref_value v = {1.0, 1.0 - 0x1p-25, 0.0, 0x1p-24};
+    assert_float_equal(ref_ulp_error(&v, 1.0), 0.5, 1e-12);
+    assert_float_equal(ref_ulp_error(&v, 1.0 - 0x1p-24), 0.5, 1e-12);
+    assert_float_equal(ref_ulp_error(&v, 1.0 + 0x1p-23), 2.5, 1e-12);
+    /* exact value with a low part */
+    ref_value w = {0.75, 0.75, 0x1p-60, 0x1p-24};
+    assert_float_equal(ref_ulp_error(&w, 0.75), 0x1p-36, 1e-20);
+    assert_float_equal(ref_ulp_error(&w, 0.75 + 0x1p-24), 1.0 - 0x1p-36, 1e-12);
+    /* identical values: zero */
+    ref_value z = {0.5, 0.5, 0.0, 0x1p-24};
+    assert_true(ref_ulp_error(&z, 0.5) == 0.0);
+}
+
+static void reference_ulp_follows_binade_of_exact(void **state) {
+    (void)state;
+    ref_value v;
+    /* cos(2^-12) = 1 - 2^-25 + 2^-50/24...: exact just below 1 */
+    ref_eval(REF_COS, &F32, 0x1p-12, &v);
+    assert_true(v.rounded == 1.0);
+    assert_true(v.ulp == 0x1p-24);
+    assert_true(ref_ulp_error(&v, 1.0) < 0.5 && ref_ulp_error(&v, 1.0) > 0.4999);
+    /* cos(0) = 1 exactly: binade [1, 2) */
+    ref_eval(REF_COS, &F16, 0.0, &v);
+    assert_true(v.rounded == 1.0 && v.ulp == 0x1p-10);
+    /* subnormal results: the subnormal spacing */
+    ref_eval(REF_ASIN, &F16, 0x1p-24, &v);
+    assert_true(v.rounded == 0x1p-24 && v.ulp == 0x1p-24);
+    assert_float_equal(ref_ulp_error(&v, 0x1p-23), 1.0, 1e-9);
+    ref_eval(REF_ASIN, &F32, 0x1p-140, &v);
+    assert_true(v.rounded == 0x1p-140 && v.ulp == 0x1p-149);
+    ref_eval(REF_ASIN, &F64, 0x1p-1074, &v);
+    assert_true(v.rounded == 0x1p-1074 && v.ulp == 0x1p-1074);
+}
+
+static void reference_known_values(void **state) {
+    (void)state;
+    ref_value v;
+    ref_eval(REF_COS, &F64, 1.0, &v);
+    assert_true(v.rounded == 0x1.14a280fb5068cp-1);
+    ref_eval(REF_COS, &F32, 1.0, &v);
+    assert_true(v.rounded == (double)0x1.14a28p-1f);
+    ref_eval(REF_ASIN, &F64, 0.5, &v);
+    assert_true(v.rounded == 0x1.0c152382d7366p-1);
+    ref_eval(REF_ASIN, &F64, 1.0, &v);
+    assert_true(v.rounded == 0x1.921fb54442d18p+0);
+    ref_eval(REF_ASIN, &F16, 1.0, &v);
+    assert_true(v.rounded == 1.5703125);
+    ref_eval(REF_ASIN, &BF16, 1.0, &v);
+    assert_true(v.rounded == 1.5703125);
+    ref_eval(REF_COS, &F64, 0x1p1023, &v); /* huge argument: MPFR reduces exactly */
+    assert_true(v.rounded == -0x1.a719f26c232bfp-1); /* -0.82636983..., as glibc cos also gives */
+    /* NaN cases */
+    ref_eval(REF_ASIN, &F32, 2.0, &v);
+    assert_true(isnan(v.rounded));
+    ref_eval(REF_COS, &F32, INFINITY, &v);
+    assert_true(isnan(v.rounded));
+    ref_eval(REF_ASIN, &F64, -0.0, &v);
+    assert_true(v.rounded == 0.0 && signbit(v.rounded));
+}
+
+static void compare_classes(void **state) {
+    (void)state;
+    ref_value nan_expected = {NAN, NAN, 0, NAN}, neg_zero = {-0.0, -0.0, 0, 0x1p-24}, one = {1.0, 1.0, 0, 0x1p-23};
+    assert_int_equal(ref_compare(&nan_expected, -NAN), REF_MATCH); /* NaNs by class, not payload */
+    assert_int_equal(ref_compare(&nan_expected, 0.0), REF_SPECIAL_MISMATCH);
+    assert_int_equal(ref_compare(&one, NAN), REF_SPECIAL_MISMATCH);
+    assert_int_equal(ref_compare(&neg_zero, 0.0), REF_SPECIAL_MISMATCH);
+    assert_int_equal(ref_compare(&neg_zero, -0.0), REF_MATCH);
+    assert_int_equal(ref_compare(&one, 1.0 - 0x1p-24), REF_MISROUNDED);
+}
+
+static void decode_formats(void **state) {
+    (void)state;
+    assert_true(ref_decode(&F16, 0x3c00) == 1.0);
+    assert_true(ref_decode(&F16, 0x0001) == 0x1p-24);
+    assert_true(ref_decode(&F16, 0x7bff) == 65504.0);
+    assert_true(ref_decode(&F16, 0xfc00) == -INFINITY);
+    assert_true(isnan(ref_decode(&F16, 0x7e00)));
+    assert_true(ref_decode(&BF16, 0x3f80) == 1.0);
+    assert_true(ref_decode(&BF16, 0x0001) == 0x1p-133);
+    assert_true(ref_decode(&F32, 0x00000001) == 0x1p-149);
+    assert_true(ref_decode(&F64, 0x8000000000000001ull) == -0x1p-1074);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ulp_error_by_hand),
+        cmocka_unit_test(reference_ulp_follows_binade_of_exact),
+        cmocka_unit_test(reference_known_values),
+        cmocka_unit_test(compare_classes),
+        cmocka_unit_test(decode_formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
