@@ -21,6 +21,7 @@
 
 #include "cos_poly.h"
 #include "omk_internal.h"
+#include "omk_table16.h"
 #include "trig_reduce.h"
 
 typedef struct {
@@ -143,10 +144,20 @@ void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = (float)cos_f64_elem((double)x[i]);
 }
 
-void OMK_ISA_NAME(omk_cos_f16)(const uint16_t *x, uint16_t *y, size_t n) {
+/* Direct evaluation: builds the lookup table (table16.c). */
+void OMK_ISA_NAME(omk_cos_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(cos_f64_elem(omk_f16_to_double(x[i])));
 }
 
-void OMK_ISA_NAME(omk_cos_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
+void OMK_ISA_NAME(omk_cos_f16)(const uint16_t *x, uint16_t *y, size_t n) {
+    omk_lookup16(omk_table_cos_f16(), x, y, n);
+}
+
+/* Direct evaluation: builds the lookup table (table16.c). */
+void OMK_ISA_NAME(omk_cos_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(cos_f64_elem(omk_bf16_to_double(x[i])));
+}
+
+void OMK_ISA_NAME(omk_cos_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
+    omk_lookup16(omk_table_cos_bf16(), x, y, n);
 }
