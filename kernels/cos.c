@@ -37,20 +37,21 @@ static inline double two_sum(double a, double b, double *err) {
     return s;
 }
 
-static inline reduced_arg reduce_cody_waite(double ax) {
-    const double k = (ax * K_TWO_OVER_PI + 0x1.8p52) - 0x1.8p52; /* round to nearest, |k| < 2^20 */
-    const double t1 = ax - k * K_PIO2_1;                          /* exact: 33-bit K_PIO2_1 */
+/* Cody-Waite for |x| < 2^20: every step is exact or error-free except the last tail terms.
+ * Returns k + 0x1.8p52, whose low mantissa bits are the integer k (the quadrant). */
+static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
+    const double k_shifted = ax * K_TWO_OVER_PI + 0x1.8p52; /* round to nearest, |k| < 2^20 */
+    const double k = k_shifted - 0x1.8p52;
+    const double t1 = ax - k * K_PIO2_1; /* exact: 33-bit K_PIO2_1 */
     double e1, e2;
     const double s1 = two_sum(t1, -(k * K_PIO2_2), &e1); /* k * K_PIO2_2 exact */
     const double w3_hi = k * K_PIO2_3;
     const double w3_lo = fma(k, K_PIO2_3, -w3_hi);
     const double s2 = two_sum(s1, -w3_hi, &e2);
     const double tail = ((e1 + e2) - w3_lo) - k * K_PIO2_4;
-    reduced_arg r;
-    r.hi = s2 + tail;
-    r.lo = tail - (r.hi - s2);
-    r.quadrant = (unsigned)(int64_t)k & 3;
-    return r;
+    *r_hi = s2 + tail;
+    *r_lo = tail - (*r_hi - s2);
+    return k_shifted;
 }
 
 /* |x| * 2/pi mod 4 for |x| >= 2^20, from x = m * 2^e (m < 2^53). Only the 2/pi words whose
@@ -99,50 +100,81 @@ static reduced_arg reduce_payne_hanek(double ax) {
     return r;
 }
 
-/* cos(hi + lo) ~ cos(hi) - lo*hi, with 1 - hi^2/2 kept to double-double accuracy. */
+/* cos(hi + lo) ~ cos(hi) - lo*sin(hi). 1 - hi^2/2 and the next term hi^4 C0 (up to 0.016) are kept in
+ * double-double and summed error-free, so one final rounding dominates the error. */
 static inline double cos_reduced(double hi, double lo) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
     const double half_z = 0.5 * z;
     const double w = 1.0 - half_z;
     const double w_err = (1.0 - w) - half_z; /* exact: 1 >= half_z */
-    const double tail = (z * z) * omk_horner(z, K_COS_POLY, K_COS_POLY_COUNT);
-    return w + (w_err + (tail - fma(0.5, z_err, hi * lo)));
+    const double zz = z * z;
+    const double zz_err = fma(z, z, -zz) + 2.0 * z * z_err; /* hi^4 = zz + zz_err */
+    const double lead = zz * K_COS_POLY[0];
+    const double lead_err = fma(zz, K_COS_POLY[0], -lead) + zz_err * K_COS_POLY[0];
+    const double rest = (zz * z) * omk_horner(z, K_COS_POLY + 1, K_COS_POLY_COUNT - 1);
+    double sum_err;
+    const double sum = two_sum(w, lead, &sum_err);
+    const double lo_term = (hi * lo) * fma(z, -1.0 / 6.0, 1.0); /* lo * sin(hi) */
+    return sum + ((sum_err + w_err) + ((lead_err + rest) - fma(0.5, z_err, lo_term)));
 }
 
-/* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2). */
+/* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2). The leading correction hi^3 * S0 (up to 0.1 hi) is
+ * formed in double-double and added to hi error-free, so one rounding dominates the error. */
 static inline double sin_reduced(double hi, double lo) {
     const double z = hi * hi;
-    const double tail = (hi * z) * omk_horner(z, K_SIN_POLY, K_SIN_POLY_COUNT);
-    return hi + fma(lo, fma(-0.5, z, 1.0), tail);
+    const double z_err = fma(hi, hi, -z);
+    const double cube = hi * z;
+    const double cube_err = fma(hi, z, -cube) + hi * z_err; /* hi^3 = cube + cube_err */
+    const double lead = cube * K_SIN_POLY[0];
+    const double lead_err = fma(cube, K_SIN_POLY[0], -lead) + cube_err * K_SIN_POLY[0];
+    const double rest = (cube * z) * omk_horner(z, K_SIN_POLY + 1, K_SIN_POLY_COUNT - 1);
+    double sum_err;
+    const double sum = two_sum(hi, lead, &sum_err);
+    return sum + (sum_err + (lead_err + fma(lo, fma(-0.5, z, 1.0), rest)));
 }
 
-static inline double cos_f64_elem(double x) {
-    const double ax = fabs(x);
-    const uint64_t abs_bits = omk_bits64(ax);
-    if (abs_bits >= 0x7ff0000000000000ull) return x - x; /* inf, NaN -> NaN */
-    if (abs_bits < 0x3e40000000000000ull) return 1.0;   /* |x| < 2^-27: 1 - x^2/2 rounds to 1 */
-    reduced_arg r;
-    if (abs_bits <= 0x3fe921fb54442d18ull) { /* |x| <= pi/4 */
-        r.hi = ax;
-        r.lo = 0.0;
-        r.quadrant = 0;
-    } else if (abs_bits < 0x4130000000000000ull) { /* |x| < 2^20 */
-        r = reduce_cody_waite(ax);
-    } else {
-        r = reduce_payne_hanek(ax);
-    }
+/* Branch-free cos for |x| < 2^20, written so that compilers vectorize a loop over it; other
+ * inputs give garbage here and are redone by cos_f64_elem. Both polynomials are evaluated and
+ * the quadrant selects (cheaper than diverging lanes). */
+static inline double cos_f64_fast(double x) {
+    double hi, lo;
+    const uint64_t k = omk_bits64(reduce_cody_waite(fabs(x), &hi, &lo));
+    const uint64_t c = omk_bits64(cos_reduced(hi, lo)), s = omk_bits64(sin_reduced(hi, lo));
+    /* integer selects vectorize everywhere: odd quadrants take sin, quadrants 1 and 2 negate */
+    const uint64_t odd = 0 - (k & 1);
+    return omk_double_from_bits(((s & odd) | (c & ~odd)) ^ (((k + 1) & 2) << 62));
+}
+
+static inline int cos_needs_slow_path(double x) { return !(fabs(x) < 0x1p20); }
+
+static double cos_f64_elem(double x) {
+    if (!cos_needs_slow_path(x)) return cos_f64_fast(x);
+    if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
+    const reduced_arg r = reduce_payne_hanek(fabs(x));
     const double y = (r.quadrant & 1) ? sin_reduced(r.hi, r.lo) : cos_reduced(r.hi, r.lo);
     return ((r.quadrant + 1) & 2) ? -y : y; /* quadrants 1 and 2 are negative */
 }
 
-void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = cos_f64_elem(x[i]);
-}
+/* Array loops: the fast path over a block (vectorized), then the rare slow lanes again. The block
+ * is copied first so that y == x still has the inputs for that second pass. */
+#define COS_ARRAY_LOOP(T, x, y, n)                                                                 \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
+        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
+        T in[OMK_BLOCK];                                                                           \
+        memcpy(in, (x) + start, m * sizeof(T));                                                    \
+        OMK_SIMD_LOOP                                                                              \
+        for (size_t i = 0; i < m; i++) (y)[start + i] = (T)cos_f64_fast((double)in[i]);            \
+        int slow = 0;                                                                              \
+        for (size_t i = 0; i < m; i++) slow |= cos_needs_slow_path((double)in[i]);                 \
+        if (slow)                                                                                  \
+            for (size_t i = 0; i < m; i++)                                                         \
+                if (cos_needs_slow_path((double)in[i])) (y)[start + i] = (T)cos_f64_elem((double)in[i]); \
+    }
 
-void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = (float)cos_f64_elem((double)x[i]);
-}
+void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) { COS_ARRAY_LOOP(double, x, y, n) }
+
+void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) { COS_ARRAY_LOOP(float, x, y, n) }
 
 /* Direct evaluation: builds the lookup table (table16.c). */
 void OMK_ISA_NAME(omk_cos_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {

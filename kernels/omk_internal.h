@@ -15,6 +15,12 @@
 #define OMK_CAT(a, b) OMK_CAT2(a, b)
 #define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
 
+/* Array loops work in blocks: a branch-free pass the compiler vectorizes, then a scalar pass over
+ * the rare lanes that need the general path. */
+enum { OMK_BLOCK = 64 };
+#define OMK_PRAGMA(x) _Pragma(#x)
+#define OMK_SIMD_LOOP OMK_PRAGMA(omp simd)
+
 static inline uint64_t omk_bits64(double x) {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
@@ -40,9 +46,10 @@ static inline float omk_float_from_bits(uint32_t u) {
 }
 
 /* Horner evaluation with fused multiply-adds, so that every ISA build rounds identically.
- * Inlined with a constant count, the loop unrolls. */
+ * Fully unrolled, so that the loops calling it stay vectorizable. */
 static inline double omk_horner(double z, const double *coeffs, int count) {
     double acc = coeffs[count - 1];
+#pragma GCC unroll 32
     for (int i = count - 2; i >= 0; i--) acc = fma(acc, z, coeffs[i]);
     return acc;
 }

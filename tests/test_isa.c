@@ -110,9 +110,9 @@ static void all_inputs_match_scalar(void **state) {
 static void tails_lanes_in_place_unaligned(void **state) {
     (void)state;
     enum { SHIFTS = 3 };
-    unsigned char *x = aligned_alloc(64, (MAX_LEN + SHIFTS) * 8 + 64);
-    unsigned char *want = aligned_alloc(64, (MAX_LEN + SHIFTS) * 8 + 64);
-    unsigned char *got = aligned_alloc(64, (MAX_LEN + SHIFTS) * 8 + 64);
+    unsigned char *x = aligned_alloc(64, 2048);
+    unsigned char *want = aligned_alloc(64, 2048);
+    unsigned char *got = aligned_alloc(64, 2048);
     unsigned char probe[8 * 16];
     for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
         if (!omk_isa_supported((omk_isa)isa)) continue;
