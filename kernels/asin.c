@@ -20,14 +20,6 @@
 #include "omk_table16.h"
 #include "trig_reduce.h"
 
-/* Error-free sum: a + b = s + err exactly. */
-static inline double two_sum(double a, double b, double *err) {
-    const double s = a + b;
-    const double b_virtual = s - a;
-    *err = (a - (s - b_virtual)) + (b - b_virtual);
-    return s;
-}
-
 /* v^3 A(z) for v^2 = z as lead + lead_err + rest, where the leading term v^3 A0 (up to v/24) is a
  * double-double; v = v_hi + v_lo and z is exact. */
 static inline double cube_series(double v_hi, double v_lo, double z, double z_err, double *lead_err, double *rest) {
@@ -39,63 +31,94 @@ static inline double cube_series(double v_hi, double v_lo, double z, double z_er
     return lead;
 }
 
-/* Branch-free asin for |x| < 1, written so that compilers vectorize a loop over it; both
- * branches are evaluated and selected with integer masks. Other inputs are redone by
- * asin_f64_elem. */
-static inline double asin_f64_fast(double x) {
-    const double ax = fabs(x);
+/* |x| < 1/2: x + x^3 A(x^2) = result + *tail. */
+static inline double asin_small(double x, double *tail) {
     double lead_err, rest, err;
-
-    /* |x| < 1/2: x + x^3 A(x^2) */
     const double z = x * x;
     const double z_err = fma(x, x, -z);
     const double lead = cube_series(x, 0.0, z, z_err, &lead_err, &rest);
-    const double sum = two_sum(x, lead, &err);
-    const double small = sum + (err + (lead_err + rest));
+    const double sum = omk_two_sum(x, lead, &err);
+    const double small = err + (lead_err + rest);
+    const double y = sum + small;
+    *tail = small - (y - sum);
+    return y;
+}
 
-    /* 1/2 <= |x| < 1: pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2) */
+/* 1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2) = result + *tail. */
+static inline double asin_large(double ax, double *tail) {
+    double lead_err, rest, err;
     const double w = 0.5 * (1.0 - ax); /* exact (Sterbenz) */
     const double s = sqrt(w);
     const double s_corr = fma(-s, s, w) / (s + s); /* sqrt(w) = s + s_corr + O(2^-106) */
     const double s_lead = cube_series(s, s_corr, w, 0.0, &lead_err, &rest);
     const double head = K_PIO2_HI - 2.0 * s;
     const double head_err = (K_PIO2_HI - head) - 2.0 * s; /* exact: K_PIO2_HI >= 2s */
-    const double head2 = two_sum(head, -2.0 * s_lead, &err);
-    const double large = head2 + ((head_err + err) + (K_PIO2_LO - 2.0 * (s_corr + lead_err + rest)));
-
-    const uint64_t take_small = 0 - (uint64_t)(ax < 0.5);
-    const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
-    return copysign(omk_double_from_bits(y), x);
+    const double sum = omk_two_sum(head, -2.0 * s_lead, &err);
+    const double small = (head_err + err) + (K_PIO2_LO - 2.0 * (s_corr + lead_err + rest));
+    const double y = sum + small;
+    *tail = small - (y - sum);
+    return y;
 }
 
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < 1.0); }
 
-static double asin_f64_elem(double x) {
-    if (!asin_needs_slow_path(x)) return asin_f64_fast(x);
+/* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it: both
+ * branches are evaluated and selected with integer masks. Other inputs are redone by
+ * asin_f64_dd. */
+static inline double asin_f64_fast(double x) {
+    double unused;
+    const double small = asin_small(x, &unused), large = asin_large(fabs(x), &unused);
+    const uint64_t take_small = 0 - (uint64_t)(fabs(x) < 0.5);
+    const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
+    return copysign(omk_double_from_bits(y), x);
+}
+
+/* asin x = result + *tail to ~2^-60 relative, for every x; the result equals asin_f64_fast's. */
+static double asin_f64_dd(double x, double *tail) {
+    *tail = 0.0;
+    if (!asin_needs_slow_path(x)) {
+        const double y = fabs(x) < 0.5 ? asin_small(x, tail) : asin_large(fabs(x), tail);
+        if (signbit(x) != signbit(y)) *tail = -*tail;
+        return copysign(y, x);
+    }
     if (fabs(x) == 1.0) return copysign(K_PIO2_HI, x);
     if (isnan(x)) return x + x; /* quiet it */
     return (x - x) / (x - x);   /* |x| > 1: invalid */
 }
 
-/* Array loops: the fast path over a block (vectorized), then the rare slow lanes again. The block
- * is copied first so that y == x still has the inputs for that second pass. */
-#define ASIN_ARRAY_LOOP(T, x, y, n)                                                                \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
-        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
-        T in[OMK_BLOCK];                                                                           \
-        memcpy(in, (x) + start, m * sizeof(T));                                                    \
-        OMK_SIMD_LOOP                                                                              \
-        for (size_t i = 0; i < m; i++) (y)[start + i] = (T)asin_f64_fast((double)in[i]);           \
-        int slow = 0;                                                                              \
-        for (size_t i = 0; i < m; i++) slow |= asin_needs_slow_path((double)in[i]);                \
-        if (slow)                                                                                  \
-            for (size_t i = 0; i < m; i++)                                                         \
-                if (asin_needs_slow_path((double)in[i])) (y)[start + i] = (T)asin_f64_elem((double)in[i]); \
-    }
+static double asin_f64_elem(double x) {
+    double tail;
+    return asin_f64_dd(x, &tail);
+}
 
-void OMK_ISA_NAME(omk_asin_f64)(const double *x, double *y, size_t n) { ASIN_ARRAY_LOOP(double, x, y, n) }
+/* binary32: binary64 arithmetic with the short polynomial (relative error below 2^-49); results
+ * too close to a binary32 rounding boundary are redone through asin_f64_dd. */
+static inline double asin_f32_fast(double x) {
+    const double ax = fabs(x);
+    const double z = x * x;
+    const double small = fma(x * z, omk_horner(z, K_ASIN_POLY_SHORT, K_ASIN_POLY_SHORT_COUNT), x);
+    const double w = 0.5 * (1.0 - ax);
+    const double s = sqrt(w);
+    const double asin_s = fma(s * w, omk_horner(w, K_ASIN_POLY_SHORT, K_ASIN_POLY_SHORT_COUNT), s);
+    const double large = fma(-2.0, asin_s, K_PIO2_HI) + K_PIO2_LO;
+    const uint64_t take_small = 0 - (uint64_t)(ax < 0.5);
+    const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
+    return copysign(omk_double_from_bits(y), x);
+}
 
-void OMK_ISA_NAME(omk_asin_f32)(const float *x, float *y, size_t n) { ASIN_ARRAY_LOOP(float, x, y, n) }
+static float asin_f32_accurate(float x) {
+    double tail;
+    const double y = asin_f64_dd((double)x, &tail);
+    return omk_round_dd_to_float(y, tail);
+}
+
+void OMK_ISA_NAME(omk_asin_f64)(const double *x, double *y, size_t n) {
+    OMK_F64_ARRAY_LOOP(x, y, n, asin_f64_fast, asin_needs_slow_path, asin_f64_elem)
+}
+
+void OMK_ISA_NAME(omk_asin_f32)(const float *x, float *y, size_t n) {
+    OMK_F32_ARRAY_LOOP(x, y, n, asin_f32_fast, asin_needs_slow_path, asin_f32_accurate)
+}
 
 /* Direct evaluation: builds the lookup table (table16.c). */
 void OMK_ISA_NAME(omk_asin_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {

@@ -29,14 +29,6 @@ typedef struct {
     unsigned quadrant;
 } reduced_arg;
 
-/* Error-free sum: a + b = s + err exactly. */
-static inline double two_sum(double a, double b, double *err) {
-    const double s = a + b;
-    const double b_virtual = s - a;
-    *err = (a - (s - b_virtual)) + (b - b_virtual);
-    return s;
-}
-
 /* Cody-Waite for |x| < 2^20: every step is exact or error-free except the last tail terms.
  * Returns k + 0x1.8p52, whose low mantissa bits are the integer k (the quadrant). */
 static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
@@ -44,10 +36,10 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
     const double k = k_shifted - 0x1.8p52;
     const double t1 = ax - k * K_PIO2_1; /* exact: 33-bit K_PIO2_1 */
     double e1, e2;
-    const double s1 = two_sum(t1, -(k * K_PIO2_2), &e1); /* k * K_PIO2_2 exact */
+    const double s1 = omk_two_sum(t1, -(k * K_PIO2_2), &e1); /* k * K_PIO2_2 exact */
     const double w3_hi = k * K_PIO2_3;
     const double w3_lo = fma(k, K_PIO2_3, -w3_hi);
-    const double s2 = two_sum(s1, -w3_hi, &e2);
+    const double s2 = omk_two_sum(s1, -w3_hi, &e2);
     const double tail = ((e1 + e2) - w3_lo) - k * K_PIO2_4;
     *r_hi = s2 + tail;
     *r_lo = tail - (*r_hi - s2);
@@ -102,7 +94,7 @@ static reduced_arg reduce_payne_hanek(double ax) {
 
 /* cos(hi + lo) ~ cos(hi) - lo*sin(hi). 1 - hi^2/2 and the next term hi^4 C0 (up to 0.016) are kept in
  * double-double and summed error-free, so one final rounding dominates the error. */
-static inline double cos_reduced(double hi, double lo) {
+static inline double cos_reduced(double hi, double lo, double *tail) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
     const double half_z = 0.5 * z;
@@ -114,14 +106,17 @@ static inline double cos_reduced(double hi, double lo) {
     const double lead_err = fma(zz, K_COS_POLY[0], -lead) + zz_err * K_COS_POLY[0];
     const double rest = (zz * z) * omk_horner(z, K_COS_POLY + 1, K_COS_POLY_COUNT - 1);
     double sum_err;
-    const double sum = two_sum(w, lead, &sum_err);
+    const double sum = omk_two_sum(w, lead, &sum_err);
     const double lo_term = (hi * lo) * fma(z, -1.0 / 6.0, 1.0); /* lo * sin(hi) */
-    return sum + ((sum_err + w_err) + ((lead_err + rest) - fma(0.5, z_err, lo_term)));
+    const double small = (sum_err + w_err) + ((lead_err + rest) - fma(0.5, z_err, lo_term));
+    const double y = sum + small;
+    *tail = small - (y - sum);
+    return y;
 }
 
 /* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2). The leading correction hi^3 * S0 (up to 0.1 hi) is
  * formed in double-double and added to hi error-free, so one rounding dominates the error. */
-static inline double sin_reduced(double hi, double lo) {
+static inline double sin_reduced(double hi, double lo, double *tail) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
     const double cube = hi * z;
@@ -130,51 +125,80 @@ static inline double sin_reduced(double hi, double lo) {
     const double lead_err = fma(cube, K_SIN_POLY[0], -lead) + cube_err * K_SIN_POLY[0];
     const double rest = (cube * z) * omk_horner(z, K_SIN_POLY + 1, K_SIN_POLY_COUNT - 1);
     double sum_err;
-    const double sum = two_sum(hi, lead, &sum_err);
-    return sum + (sum_err + (lead_err + fma(lo, fma(-0.5, z, 1.0), rest)));
+    const double sum = omk_two_sum(hi, lead, &sum_err);
+    const double small = sum_err + (lead_err + fma(lo, fma(-0.5, z, 1.0), rest));
+    const double y = sum + small;
+    *tail = small - (y - sum);
+    return y;
 }
 
-/* Branch-free cos for |x| < 2^20, written so that compilers vectorize a loop over it; other
- * inputs give garbage here and are redone by cos_f64_elem. Both polynomials are evaluated and
- * the quadrant selects (cheaper than diverging lanes). */
-static inline double cos_f64_fast(double x) {
-    double hi, lo;
-    const uint64_t k = omk_bits64(reduce_cody_waite(fabs(x), &hi, &lo));
-    const uint64_t c = omk_bits64(cos_reduced(hi, lo)), s = omk_bits64(sin_reduced(hi, lo));
-    /* integer selects vectorize everywhere: odd quadrants take sin, quadrants 1 and 2 negate */
+/* Quadrant selection with integer masks (they vectorize everywhere): odd quadrants take sin,
+ * quadrants 1 and 2 negate. k_shifted holds the integer k in its low mantissa bits. */
+static inline double select_quadrant(double k_shifted, double c, double s) {
+    const uint64_t k = omk_bits64(k_shifted);
     const uint64_t odd = 0 - (k & 1);
-    return omk_double_from_bits(((s & odd) | (c & ~odd)) ^ (((k + 1) & 2) << 62));
+    return omk_double_from_bits(((omk_bits64(s) & odd) | (omk_bits64(c) & ~odd)) ^ (((k + 1) & 2) << 62));
 }
 
 static inline int cos_needs_slow_path(double x) { return !(fabs(x) < 0x1p20); }
 
-static double cos_f64_elem(double x) {
-    if (!cos_needs_slow_path(x)) return cos_f64_fast(x);
-    if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
-    const reduced_arg r = reduce_payne_hanek(fabs(x));
-    const double y = (r.quadrant & 1) ? sin_reduced(r.hi, r.lo) : cos_reduced(r.hi, r.lo);
-    return ((r.quadrant + 1) & 2) ? -y : y; /* quadrants 1 and 2 are negative */
+/* Branch-free binary64 cos for |x| < 2^20, written so that compilers vectorize a loop over it;
+ * other inputs give garbage here and are redone by cos_f64_dd. Both polynomials are evaluated
+ * and the quadrant selects (cheaper than diverging lanes). */
+static inline double cos_f64_fast(double x) {
+    double hi, lo, unused;
+    const double k = reduce_cody_waite(fabs(x), &hi, &lo);
+    return select_quadrant(k, cos_reduced(hi, lo, &unused), sin_reduced(hi, lo, &unused));
 }
 
-/* Array loops: the fast path over a block (vectorized), then the rare slow lanes again. The block
- * is copied first so that y == x still has the inputs for that second pass. */
-#define COS_ARRAY_LOOP(T, x, y, n)                                                                 \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
-        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
-        T in[OMK_BLOCK];                                                                           \
-        memcpy(in, (x) + start, m * sizeof(T));                                                    \
-        OMK_SIMD_LOOP                                                                              \
-        for (size_t i = 0; i < m; i++) (y)[start + i] = (T)cos_f64_fast((double)in[i]);            \
-        int slow = 0;                                                                              \
-        for (size_t i = 0; i < m; i++) slow |= cos_needs_slow_path((double)in[i]);                 \
-        if (slow)                                                                                  \
-            for (size_t i = 0; i < m; i++)                                                         \
-                if (cos_needs_slow_path((double)in[i])) (y)[start + i] = (T)cos_f64_elem((double)in[i]); \
+/* cos x = result + *tail to ~2^-60 relative, for every x; the result equals cos_f64_fast's. */
+static double cos_f64_dd(double x, double *tail) {
+    *tail = 0.0;
+    if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
+    reduced_arg r;
+    if (!cos_needs_slow_path(x)) {
+        r.quadrant = (unsigned)omk_bits64(reduce_cody_waite(fabs(x), &r.hi, &r.lo)) & 3;
+    } else {
+        r = reduce_payne_hanek(fabs(x));
     }
+    const double y = (r.quadrant & 1) ? sin_reduced(r.hi, r.lo, tail) : cos_reduced(r.hi, r.lo, tail);
+    if (((r.quadrant + 1) & 2) == 0) return y;
+    *tail = -*tail;
+    return -y;
+}
 
-void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) { COS_ARRAY_LOOP(double, x, y, n) }
+static double cos_f64_elem(double x) {
+    double tail;
+    return cos_f64_dd(x, &tail);
+}
 
-void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) { COS_ARRAY_LOOP(float, x, y, n) }
+/* binary32: binary64 arithmetic with the short polynomials and a three-part pi/2 (relative error
+ * below 2^-49 for |x| < 2^20); a result too close to a binary32 rounding boundary for that bound
+ * is redone through cos_f64_dd and rounded from its double-double. */
+static inline double cos_f32_fast(double x) {
+    const double ax = fabs(x);
+    const double k_shifted = ax * K_TWO_OVER_PI + 0x1.8p52;
+    const double k = k_shifted - 0x1.8p52;
+    const double r = ((ax - k * K_PIO2_1) - k * K_PIO2_2) - k * K_PIO2_3; /* k*K_PIO2_1, k*K_PIO2_2 exact */
+    const double z = r * r;
+    const double c = fma(z, fma(z, omk_horner(z, K_COS_POLY_SHORT, K_COS_POLY_SHORT_COUNT), -0.5), 1.0);
+    const double s = fma(r * z, omk_horner(z, K_SIN_POLY_SHORT, K_SIN_POLY_SHORT_COUNT), r);
+    return select_quadrant(k_shifted, c, s);
+}
+
+static float cos_f32_accurate(float x) {
+    double tail;
+    const double y = cos_f64_dd((double)x, &tail);
+    return omk_round_dd_to_float(y, tail);
+}
+
+void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) {
+    OMK_F64_ARRAY_LOOP(x, y, n, cos_f64_fast, cos_needs_slow_path, cos_f64_elem)
+}
+
+void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) {
+    OMK_F32_ARRAY_LOOP(x, y, n, cos_f32_fast, cos_needs_slow_path, cos_f32_accurate)
+}
 
 /* Direct evaluation: builds the lookup table (table16.c). */
 void OMK_ISA_NAME(omk_cos_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {

@@ -16,10 +16,48 @@
 #define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
 
 /* Array loops work in blocks: a branch-free pass the compiler vectorizes, then a scalar pass over
- * the rare lanes that need the general path. */
+ * the rare lanes that need the general path. Each block is copied first so that y == x still has
+ * its inputs for that second pass. */
 enum { OMK_BLOCK = 64 };
 #define OMK_PRAGMA(x) _Pragma(#x)
 #define OMK_SIMD_LOOP OMK_PRAGMA(omp simd)
+
+/* binary64: fast(x) is final where !slow(x); general(x) redoes the other lanes. */
+#define OMK_F64_ARRAY_LOOP(x, y, n, fast, slow, general)                                           \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
+        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
+        double in[OMK_BLOCK];                                                                      \
+        memcpy(in, (x) + start, m * sizeof in[0]);                                                 \
+        OMK_SIMD_LOOP                                                                              \
+        for (size_t i = 0; i < m; i++) (y)[start + i] = fast(in[i]);                               \
+        int redo = 0;                                                                              \
+        for (size_t i = 0; i < m; i++) redo |= slow(in[i]);                                        \
+        if (redo)                                                                                  \
+            for (size_t i = 0; i < m; i++)                                                         \
+                if (slow(in[i])) (y)[start + i] = general(in[i]);                                  \
+    }
+
+/* binary32: fast(x) approximates in binary64 within OMK_F32_GUARD binary64 ulps; its rounding to
+ * binary32 is final unless slow(x) or the approximation is that close to a rounding boundary,
+ * where accurate(x) decides. */
+#define OMK_F32_ARRAY_LOOP(x, y, n, fast, slow, accurate)                                          \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
+        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
+        float in[OMK_BLOCK];                                                                       \
+        double approx[OMK_BLOCK];                                                                  \
+        memcpy(in, (x) + start, m * sizeof in[0]);                                                 \
+        OMK_SIMD_LOOP                                                                              \
+        for (size_t i = 0; i < m; i++) {                                                           \
+            approx[i] = fast((double)in[i]);                                                       \
+            (y)[start + i] = (float)approx[i];                                                     \
+        }                                                                                          \
+        int redo = 0;                                                                              \
+        for (size_t i = 0; i < m; i++) redo |= slow((double)in[i]) | omk_f32_rounding_ambiguous(approx[i]); \
+        if (redo)                                                                                  \
+            for (size_t i = 0; i < m; i++)                                                         \
+                if (slow((double)in[i]) | omk_f32_rounding_ambiguous(approx[i]))                   \
+                    (y)[start + i] = accurate(in[i]);                                              \
+    }
 
 static inline uint64_t omk_bits64(double x) {
     uint64_t u;
@@ -43,6 +81,31 @@ static inline float omk_float_from_bits(uint32_t u) {
     float x;
     memcpy(&x, &u, sizeof x);
     return x;
+}
+
+/* Error-free sum (Knuth): a + b = s + err exactly. */
+static inline double omk_two_sum(double a, double b, double *err) {
+    const double s = a + b;
+    const double b_virtual = s - a;
+    *err = (a - (s - b_virtual)) + (b - b_virtual);
+    return s;
+}
+
+/* A binary64 approximation y of a binary32 result with error below OMK_F32_GUARD binary64 ulps
+ * rounds correctly unless it lies within that distance of a binary32 midpoint (low 29 bits of the
+ * significand 0x10000000). The guard is 16 times the fast paths' measured error bound. */
+enum { OMK_F32_GUARD = 128 };
+static inline int omk_f32_rounding_ambiguous(double y) {
+    const uint64_t low = omk_bits64(y) & 0x1fffffff;
+    return low - (0x10000000u - OMK_F32_GUARD) <= 2u * OMK_F32_GUARD;
+}
+
+/* Correct rounding of hi + lo (|lo| <= ulp(hi)/2) to binary32, for results in the normal range:
+ * only when hi sits exactly on a binary32 midpoint does lo decide the direction. */
+static inline float omk_round_dd_to_float(double hi, double lo) {
+    uint64_t bits = omk_bits64(hi);
+    if ((bits & 0x1fffffff) == 0x10000000 && lo != 0.0) bits += ((lo > 0) == (hi > 0)) ? 1 : (uint64_t)-1;
+    return (float)omk_double_from_bits(bits);
 }
 
 /* Horner evaluation with fused multiply-adds, so that every ISA build rounds identically.
