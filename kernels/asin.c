@@ -20,25 +20,35 @@
 #include "omk_table16.h"
 #include "trig_reduce.h"
 
-/* v^3 A(z) for v^2 = z as lead + lead_err + rest, where the leading term v^3 A0 (up to v/24) is a
- * double-double; v = v_hi + v_lo and z is exact. */
-static inline double cube_series(double v_hi, double v_lo, double z, double z_err, double *lead_err, double *rest) {
+/* v^3 A(z) for v^2 = z, v = v_hi + v_lo, z + z_err exact: the two leading terms v^3 A0 (up to
+ * v/24) and v^5 A1 (up to 0.005 v) as double-doubles (returned, and in *next), the rest in
+ * *rest. */
+typedef struct {
+    double lead, lead_err, next, next_err, rest;
+} cube_terms;
+
+static inline cube_terms cube_series(double v_hi, double v_lo, double z, double z_err) {
+    cube_terms t;
     const double vz = v_hi * z;
-    const double vz_err = fma(v_hi, z, -vz) + (v_hi * z_err + v_lo * z);
-    const double lead = vz * K_ASIN_POLY[0];
-    *lead_err = fma(vz, K_ASIN_POLY[0], -lead) + vz_err * K_ASIN_POLY[0];
-    *rest = (vz * z) * omk_horner(z, K_ASIN_POLY + 1, K_ASIN_POLY_COUNT - 1);
-    return lead;
+    const double vz_err = fma(v_hi, z, -vz) + (v_hi * z_err + v_lo * z); /* v^3 */
+    t.lead = vz * K_ASIN_POLY[0];
+    t.lead_err = fma(vz, K_ASIN_POLY[0], -t.lead) + vz_err * K_ASIN_POLY[0];
+    const double fifth = vz * z;
+    const double fifth_err = fma(vz, z, -fifth) + (vz_err * z + vz * z_err); /* v^5 */
+    t.next = fifth * K_ASIN_POLY[1];
+    t.next_err = fma(fifth, K_ASIN_POLY[1], -t.next) + fifth_err * K_ASIN_POLY[1];
+    t.rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
+    return t;
 }
 
 /* |x| < 1/2: x + x^3 A(x^2) = result + *tail. */
 static inline double asin_small(double x, double *tail) {
-    double lead_err, rest, err;
+    double err1, err2;
     const double z = x * x;
-    const double z_err = fma(x, x, -z);
-    const double lead = cube_series(x, 0.0, z, z_err, &lead_err, &rest);
-    const double sum = omk_two_sum(x, lead, &err);
-    const double small = err + (lead_err + rest);
+    const cube_terms t = cube_series(x, 0.0, z, fma(x, x, -z));
+    const double sum1 = omk_two_sum(x, t.lead, &err1);
+    const double sum = omk_two_sum(sum1, t.next, &err2);
+    const double small = (err1 + err2) + ((t.lead_err + t.next_err) + t.rest);
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;
@@ -46,15 +56,17 @@ static inline double asin_small(double x, double *tail) {
 
 /* 1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2) = result + *tail. */
 static inline double asin_large(double ax, double *tail) {
-    double lead_err, rest, err;
+    double err1, err2;
     const double w = 0.5 * (1.0 - ax); /* exact (Sterbenz) */
     const double s = sqrt(w);
     const double s_corr = fma(-s, s, w) / (s + s); /* sqrt(w) = s + s_corr + O(2^-106) */
-    const double s_lead = cube_series(s, s_corr, w, 0.0, &lead_err, &rest);
+    const cube_terms t = cube_series(s, s_corr, w, 0.0);
     const double head = K_PIO2_HI - 2.0 * s;
     const double head_err = (K_PIO2_HI - head) - 2.0 * s; /* exact: K_PIO2_HI >= 2s */
-    const double sum = omk_two_sum(head, -2.0 * s_lead, &err);
-    const double small = (head_err + err) + (K_PIO2_LO - 2.0 * (s_corr + lead_err + rest));
+    const double sum1 = omk_two_sum(head, -2.0 * t.lead, &err1);
+    const double sum = omk_two_sum(sum1, -2.0 * t.next, &err2);
+    const double small =
+        (head_err + (err1 + err2)) + (K_PIO2_LO - 2.0 * (s_corr + (t.lead_err + t.next_err) + t.rest));
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;

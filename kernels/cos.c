@@ -92,8 +92,9 @@ static reduced_arg reduce_payne_hanek(double ax) {
     return r;
 }
 
-/* cos(hi + lo) ~ cos(hi) - lo*sin(hi). 1 - hi^2/2 and the next term hi^4 C0 (up to 0.016) are kept in
- * double-double and summed error-free, so one final rounding dominates the error. */
+/* cos(hi + lo) ~ cos(hi) - lo*sin(hi). 1 - hi^2/2 and the next terms hi^4 C0 (up to 0.016) and
+ * hi^6 C1 (up to 0.0003) are kept in double-double and summed error-free, so one final rounding
+ * dominates the error. */
 static inline double cos_reduced(double hi, double lo, double *tail) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
@@ -104,18 +105,24 @@ static inline double cos_reduced(double hi, double lo, double *tail) {
     const double zz_err = fma(z, z, -zz) + 2.0 * z * z_err; /* hi^4 = zz + zz_err */
     const double lead = zz * K_COS_POLY[0];
     const double lead_err = fma(zz, K_COS_POLY[0], -lead) + zz_err * K_COS_POLY[0];
-    const double rest = (zz * z) * omk_horner(z, K_COS_POLY + 1, K_COS_POLY_COUNT - 1);
-    double sum_err;
-    const double sum = omk_two_sum(w, lead, &sum_err);
+    const double sixth = zz * z;
+    const double sixth_err = fma(zz, z, -sixth) + (zz_err * z + zz * z_err); /* hi^6 */
+    const double next = sixth * K_COS_POLY[1];
+    const double next_err = fma(sixth, K_COS_POLY[1], -next) + sixth_err * K_COS_POLY[1];
+    const double rest = (sixth * z) * omk_horner(z, K_COS_POLY + 2, K_COS_POLY_COUNT - 2);
+    double err1, err2;
+    const double sum1 = omk_two_sum(w, lead, &err1);
+    const double sum = omk_two_sum(sum1, next, &err2);
     const double lo_term = (hi * lo) * fma(z, -1.0 / 6.0, 1.0); /* lo * sin(hi) */
-    const double small = (sum_err + w_err) + ((lead_err + rest) - fma(0.5, z_err, lo_term));
+    const double small = ((err1 + err2) + w_err) + (((lead_err + next_err) + rest) - fma(0.5, z_err, lo_term));
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;
 }
 
-/* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2). The leading correction hi^3 * S0 (up to 0.1 hi) is
- * formed in double-double and added to hi error-free, so one rounding dominates the error. */
+/* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2 + hi^4/24). The two leading corrections hi^3 S0 (up to 0.1 hi)
+ * and hi^5 S1 (up to 0.003 hi) are formed in double-double and added to hi error-free, so one
+ * rounding dominates the error. */
 static inline double sin_reduced(double hi, double lo, double *tail) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
@@ -123,10 +130,15 @@ static inline double sin_reduced(double hi, double lo, double *tail) {
     const double cube_err = fma(hi, z, -cube) + hi * z_err; /* hi^3 = cube + cube_err */
     const double lead = cube * K_SIN_POLY[0];
     const double lead_err = fma(cube, K_SIN_POLY[0], -lead) + cube_err * K_SIN_POLY[0];
-    const double rest = (cube * z) * omk_horner(z, K_SIN_POLY + 1, K_SIN_POLY_COUNT - 1);
-    double sum_err;
-    const double sum = omk_two_sum(hi, lead, &sum_err);
-    const double small = sum_err + (lead_err + fma(lo, fma(-0.5, z, 1.0), rest));
+    const double fifth = cube * z;
+    const double fifth_err = fma(cube, z, -fifth) + (cube_err * z + cube * z_err); /* hi^5 */
+    const double next = fifth * K_SIN_POLY[1];
+    const double next_err = fma(fifth, K_SIN_POLY[1], -next) + fifth_err * K_SIN_POLY[1];
+    const double rest = (fifth * z) * omk_horner(z, K_SIN_POLY + 2, K_SIN_POLY_COUNT - 2);
+    double err1, err2;
+    const double sum1 = omk_two_sum(hi, lead, &err1);
+    const double sum = omk_two_sum(sum1, next, &err2);
+    const double small = (err1 + err2) + ((lead_err + next_err) + fma(lo, fma(z, fma(z, 1.0 / 24.0, -0.5), 1.0), rest));
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;
