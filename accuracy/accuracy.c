@@ -136,17 +136,29 @@ static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t t
 
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len) {
     int n_results = 0;
+    const ulpb_entry *skipped = NULL;
     for (size_t i = 0; i < ulpb_entry_count; i++) {
         const ulpb_entry *e = &ulpb_entries[i];
         if (e->op != spec->op || e->dtype != spec->dtype) continue;
         if (spec->impl && strcmp(spec->impl, e->impl) != 0) continue;
+        /* baselines compute nothing to measure; rows the CPU cannot run are left out */
+        if (e->role == ULPB_ROLE_BASELINE || !ulpb_entry_available(e)) {
+            skipped = e;
+            continue;
+        }
         if (n_results == capacity) break;
         memset(&results[n_results], 0, sizeof results[n_results]);
         results[n_results++].entry = e;
     }
     if (n_results == 0) {
-        snprintf(err, err_len, "no implementation '%s' for %s %s", spec->impl ? spec->impl : "*",
-                 ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name);
+        if (skipped && skipped->role == ULPB_ROLE_BASELINE)
+            snprintf(err, err_len, "'%s' is a throughput baseline and has no accuracy", skipped->impl);
+        else if (skipped)
+            snprintf(err, err_len, "'%s' %s %s needs %s, which this CPU lacks", skipped->impl, ulpb_ops[spec->op].name,
+                     ulpb_dtypes[spec->dtype].name, ulpb_isa_name(skipped->isa));
+        else
+            snprintf(err, err_len, "no implementation '%s' for %s %s", spec->impl ? spec->impl : "*",
+                     ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name);
         return -1;
     }
     const plan p = make_plan(spec);

@@ -1,9 +1,10 @@
-/* Peer implementations (the libraries runtimes use today), behind the registry's signature.
- * 16-bit peers do what runtimes do: widen to binary32, call the binary32 function, round back
- * to nearest even. */
+/* Scalar peer implementations (the libraries runtimes use today) and the memcpy baseline,
+ * behind the registry's signature. 16-bit peers do what runtimes do: widen to binary32, call
+ * the binary32 function, round back to nearest even. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "omk.h"
 
@@ -31,3 +32,15 @@ PEER_LIBM_NARROW(peer_glibc_cos_f16, cosf, omk_f16_to_f32, omk_f32_to_f16)
 PEER_LIBM_NARROW(peer_glibc_cos_bf16, cosf, omk_bf16_to_f32, omk_f32_to_bf16)
 PEER_LIBM_NARROW(peer_glibc_asin_f16, asinf, omk_f16_to_f32, omk_f32_to_f16)
 PEER_LIBM_NARROW(peer_glibc_asin_bf16, asinf, omk_bf16_to_f32, omk_f32_to_bf16)
+
+/* The same bytes moved and nothing computed. In place there is nothing to move (and memcpy
+ * must not overlap). */
+#define BASELINE_MEMCPY(name, bytes)                                                                \
+    void name(const void *x, void *y, size_t n);                                                   \
+    void name(const void *x, void *y, size_t n) {                                                  \
+        if (n && x != y) memcpy(y, x, n * (bytes));                                                \
+    }
+
+BASELINE_MEMCPY(baseline_memcpy_2, 2)
+BASELINE_MEMCPY(baseline_memcpy_4, 4)
+BASELINE_MEMCPY(baseline_memcpy_8, 8)

@@ -1,6 +1,7 @@
 #include "registry.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "omk.h"
@@ -17,27 +18,48 @@ const ulpb_op ulpb_ops[ULPB_OP_COUNT] = {
 #undef ULPB_OP
 };
 
+static const char *const isa_names[ULPB_ISA_COUNT] = {
+#define ULPB_ISA(name, label) label,
+#include "registry.def"
+#undef ULPB_ISA
+};
+
 /* omk's typed entry points behind the registry's untyped signature. */
 #define OMK_KERNEL(op, dtype, ctype)                                                                \
     static void omk_entry_##op##_##dtype(const void *x, void *y, size_t n) { omk_##op##_##dtype(x, y, n); }
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 
-#define ULPB_PEER(impl, op, dtype, fn, desc) void fn(const void *x, void *y, size_t n);
+#define ULPB_PEER(impl, op, dtype, isa, fn, desc) void fn(const void *x, void *y, size_t n);
+#define ULPB_BASELINE ULPB_PEER
 #include "registry.def"
+#undef ULPB_BASELINE
 #undef ULPB_PEER
 
 const ulpb_entry ulpb_entries[] = {
 #define OMK_KERNEL(op, dtype, ctype)                                                                \
-    {"omk", ULPB_OP_##op, ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, true, "omk " #op " " #dtype},
+    {"omk", ULPB_OP_##op, ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION, ULPB_ISA_NONE,      \
+     "omk " #op " " #dtype},
 #include "omk_kernels.def"
 #undef OMK_KERNEL
-#define ULPB_PEER(impl, op, dtype, fn, desc) {#impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, false, desc},
+#define ULPB_PEER(impl, op, dtype, isa, fn, desc)                                                   \
+    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_PEER, ULPB_ISA_##isa, desc},
+#define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                               \
+    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc},
 #include "registry.def"
+#undef ULPB_BASELINE
 #undef ULPB_PEER
 };
 
 const size_t ulpb_entry_count = sizeof ulpb_entries / sizeof ulpb_entries[0];
+
+const ulpb_input_set ulpb_input_sets[] = {
+#define ULPB_INPUT_SET(name, op, lo, hi, label) {name, ULPB_OP_##op, lo, hi, label},
+#include "registry.def"
+#undef ULPB_INPUT_SET
+};
+
+const size_t ulpb_input_set_count = sizeof ulpb_input_sets / sizeof ulpb_input_sets[0];
 
 int ulpb_dtype_find(const char *name) {
     for (int i = 0; i < ULPB_DTYPE_COUNT; i++)
@@ -64,3 +86,40 @@ bool ulpb_impl_known(const char *impl) {
         if (strcmp(ulpb_entries[i].impl, impl) == 0) return true;
     return false;
 }
+
+const char *ulpb_role_name(ulpb_role role) {
+    static const char *const names[] = {"production", "peer", "baseline"};
+    return names[role];
+}
+
+const char *ulpb_isa_name(ulpb_isa isa) { return isa_names[isa]; }
+
+static bool cpu_supports(ulpb_isa isa) {
+    __builtin_cpu_init();
+    switch (isa) {
+    case ULPB_ISA_NONE: return true;
+    /* SLEEF's and libmvec's AVX2 builds use FMA; the 16-bit wrappers use F16C */
+    case ULPB_ISA_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+    case ULPB_ISA_AVX512: return __builtin_cpu_supports("avx512f");
+    case ULPB_ISA_AVX512_BF16: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
+    case ULPB_ISA_COUNT: break;
+    }
+    return false;
+}
+
+static bool disabled_by_environment(ulpb_isa isa) {
+    const char *list = getenv("ULPB_DISABLE_ISA");
+    if (!list || isa == ULPB_ISA_NONE) return false;
+    const size_t len = strlen(isa_names[isa]);
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, isa_names[isa], n) == 0) return true;
+        p += n + (p[n] == ',');
+    }
+    return isa == ULPB_ISA_AVX512_BF16 && disabled_by_environment(ULPB_ISA_AVX512);
+}
+
+bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by_environment(isa); }
+
+bool ulpb_entry_available(const ulpb_entry *e) { return ulpb_isa_available(e->isa); }

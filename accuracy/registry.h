@@ -1,4 +1,5 @@
-/* Typed view of registry.def: dtypes, ops and the implementations under test. */
+/* Typed view of registry.def: dtypes, ops, the implementations under test and the benchmark
+ * input sets. */
 #ifndef ULPB_REGISTRY_H
 #define ULPB_REGISTRY_H
 
@@ -21,6 +22,19 @@ typedef enum {
     ULPB_OP_COUNT
 } ulpb_op_id;
 
+typedef enum {
+#define ULPB_ISA(name, label) ULPB_ISA_##name,
+#include "registry.def"
+#undef ULPB_ISA
+    ULPB_ISA_COUNT
+} ulpb_isa;
+
+typedef enum {
+    ULPB_ROLE_PRODUCTION, /* ours: gated in reports */
+    ULPB_ROLE_PEER,       /* other libraries, shown beside us, never gated */
+    ULPB_ROLE_BASELINE    /* throughput reference points (memcpy); no accuracy */
+} ulpb_role;
+
 typedef struct {
     const char *name;
     size_t bytes;
@@ -41,14 +55,24 @@ typedef struct {
     ulpb_op_id op;
     ulpb_dtype_id dtype;
     ulpb_kernel_fn fn;
-    bool production; /* ours: gated in reports; peers are shown beside us */
+    ulpb_role role;
+    ulpb_isa isa;
     const char *description;
 } ulpb_entry;
+
+typedef struct {
+    const char *name; /* in benchmark names, e.g. "pi" */
+    ulpb_op_id op;
+    double lo, hi;
+    const char *label; /* for tables, e.g. "[-π, π]" */
+} ulpb_input_set;
 
 extern const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT];
 extern const ulpb_op ulpb_ops[ULPB_OP_COUNT];
 extern const ulpb_entry ulpb_entries[];
 extern const size_t ulpb_entry_count;
+extern const ulpb_input_set ulpb_input_sets[];
+extern const size_t ulpb_input_set_count;
 
 /* Name lookups; -1 when unknown. */
 int ulpb_dtype_find(const char *name);
@@ -57,5 +81,13 @@ int ulpb_op_find(const char *name);
 const ulpb_entry *ulpb_entry_find(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype);
 /* True when some entry has this implementation name. */
 bool ulpb_impl_known(const char *impl);
+
+const char *ulpb_role_name(ulpb_role role);
+const char *ulpb_isa_name(ulpb_isa isa);
+/* True when this CPU (and the OS) runs the ISA and ULPB_DISABLE_ISA does not name it. The
+ * environment variable, a comma-separated list of ISA names, lets a newer machine stand in for
+ * an older one; disabling avx512 disables avx512bf16 too. */
+bool ulpb_isa_available(ulpb_isa isa);
+bool ulpb_entry_available(const ulpb_entry *e);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <math.h>
+#include <sleef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,9 @@ cJSON *ulpb_environment_json(void) {
     cJSON_AddStringToObject(env, "compiler", __VERSION__);
     cJSON_AddStringToObject(env, "mpfr", ref_mpfr_version());
     cJSON_AddStringToObject(env, "glibc", gnu_get_libc_version());
+    char sleef[32];
+    snprintf(sleef, sizeof sleef, "%d.%d.%d", SLEEF_VERSION_MAJOR, SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL);
+    cJSON_AddStringToObject(env, "sleef", sleef);
     cJSON_AddStringToObject(env, "omk", omk_version());
     cJSON_AddStringToObject(env, "ulpbench", ULPB_VERSION);
     return env;
@@ -95,7 +99,7 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddItemToObject(o, "op", cJSON_CreateString(ulpb_ops[r->entry->op].name));
     cJSON_AddStringToObject(o, "dtype", dt->name);
     cJSON_AddStringToObject(o, "impl", r->entry->impl);
-    cJSON_AddBoolToObject(o, "production", r->entry->production);
+    cJSON_AddBoolToObject(o, "production", r->entry->role == ULPB_ROLE_PRODUCTION);
     cJSON_AddStringToObject(o, "description", r->entry->description);
     cJSON_AddStringToObject(o, "mode", r->exhaustive ? "exhaustive" : "sampled");
     cJSON_AddNumberToObject(o, "seconds", r->seconds);

@@ -1,6 +1,6 @@
-/* ulpbench: list the registry, measure accuracy, evaluate kernels on .npy files, and write the
- * reports CI gates on. Exit status: 0 success, 1 a production kernel failed the gate,
- * 2 bad usage or input. */
+/* ulpbench: list the registry, measure accuracy and throughput, evaluate kernels on .npy files,
+ * and write the reports CI gates on. Exit status: 0 success, 1 a production kernel failed the
+ * gate, 2 bad usage or input. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -11,15 +11,20 @@
 #include <string.h>
 
 #include "accuracy.h"
+#include "bench.h"
 #include "npy.h"
 #include "registry.h"
 #include "result_io.h"
 
-enum { EXIT_GATE = 1, EXIT_USAGE = 2, MAX_RESULTS = 64 };
+enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
 static const unsigned long long DEFAULT_SEED = 20261130ull;
 static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
+/* ulpbench bench: 4 Ki elements (cache-resident) and 16 Mi (memory-bound) */
+static const size_t DEFAULT_BENCH_SIZES[] = {4096, 16777216};
+enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 4096 };
 
-static const char *g_command; /* argv joined, recorded in every report */
+static const char *g_command;    /* argv joined, recorded in every report */
+static const char *g_executable; /* argv[0] */
 
 static int fail(const char *sub, const char *fmt, ...) {
     va_list ap;
@@ -90,17 +95,23 @@ static int cmd_list(int argc, char **argv) {
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
-            puts("usage: ulpbench list\n\nPrints every registry entry: implementation, op, dtype, role, description.");
+            puts("usage: ulpbench list\n\n"
+                 "Prints every registry entry: implementation, op, dtype, role (production: gated; peer: shown\n"
+                 "beside us; baseline: throughput only), the ISA it needs (avx2: AVX2+FMA+F16C; avx512: AVX-512F;\n"
+                 "avx512bf16: AVX-512F+AVX512_BF16), whether this CPU runs it, and a description. Entries the CPU\n"
+                 "cannot run are skipped by every command. ULPB_DISABLE_ISA=avx512,avx2 (any of the ISA names)\n"
+                 "makes ulpbench treat those ISAs as missing.");
             return 0;
         }
         return fail("list", "unknown option (try --help)");
     }
     if (optind < argc) return fail("list", "unexpected argument '%s'", argv[optind]);
-    printf("%-8s %-5s %-5s %-10s %s\n", "impl", "op", "dtype", "role", "description");
+    const char *const format = "%-16s %-5s %-5s %-10s %-10s %-11s %s\n";
+    printf(format, "impl", "op", "dtype", "role", "isa", "available", "description");
     for (size_t i = 0; i < ulpb_entry_count; i++) {
         const ulpb_entry *e = &ulpb_entries[i];
-        printf("%-8s %-5s %-5s %-10s %s\n", e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
-               e->production ? "production" : "peer", e->description);
+        printf(format, e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, ulpb_role_name(e->role),
+               ulpb_isa_name(e->isa), ulpb_entry_available(e) ? "yes" : "unavailable", e->description);
     }
     return 0;
 }
@@ -114,6 +125,7 @@ typedef struct {
     int threads;
     const char *json_path, *markdown_path, *output_dir;
     bool quiet;
+    bool no_bench; /* report: skip the throughput tables */
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
@@ -151,7 +163,7 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
             const ulpb_check_spec spec = {(ulpb_op_id)op, (ulpb_dtype_id)d, o->samples, o->seed, o->impl,
                                           o->threads, !o->quiet};
             char err[256];
-            const int n = ulpb_check(&spec, results + *count, MAX_RESULTS - *count, err, sizeof err);
+            const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
             if (n < 0) return fail(sub, "%s", err);
             *count += n;
         }
@@ -178,6 +190,15 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     return 0;
 }
 
+static void environment_line(FILE *f) {
+    cJSON *env = ulpb_environment_json();
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s.\n",
+            cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
+            cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
+            cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring);
+    cJSON_Delete(env);
+}
+
 static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb_result *results, int count,
                          const char *gate_text) {
     char *buf = NULL;
@@ -186,11 +207,7 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
                "inputs.\n",
             title, run->command, run->seed, run->samples);
-    cJSON *env = ulpb_environment_json();
-    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; omk %s.\n", cJSON_GetObjectItem(env, "cpu")->valuestring,
-            cJSON_GetObjectItem(env, "compiler")->valuestring, cJSON_GetObjectItem(env, "mpfr")->valuestring,
-            cJSON_GetObjectItem(env, "glibc")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring);
-    cJSON_Delete(env);
+    environment_line(f);
     ulpb_results_markdown(f, results, count);
     if (gate_text) fprintf(f, "\n%s", gate_text);
     fclose(f);
@@ -198,7 +215,7 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
 }
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR };
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR, OPT_NO_BENCH };
     static const struct option opts[] = {
         {"op", required_argument, 0, 'o'},       {"dtype", required_argument, 0, 'd'},
         {"impl", required_argument, 0, 'i'},     {"samples", required_argument, 0, 'n'},
@@ -206,7 +223,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         {"json", required_argument, 0, 'j'},     {"markdown", required_argument, 0, 'm'},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"max-ulp", required_argument, 0, OPT_MAX_ULP}, {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
-        {"output-dir", required_argument, 0, OPT_OUTDIR}, {0, 0, 0, 0}};
+        {"output-dir", required_argument, 0, OPT_OUTDIR}, {"no-bench", no_argument, 0, OPT_NO_BENCH},
+        {0, 0, 0, 0}};
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
@@ -247,6 +265,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--output-dir' (try --help)");
             o->output_dir = optarg;
             break;
+        case OPT_NO_BENCH:
+            if (!report) return fail(sub, "unknown option '--no-bench' (try --help)");
+            o->no_bench = true;
+            break;
         case OPT_MAX_ULP: {
             char *end;
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
@@ -273,7 +295,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
 /* ---- accuracy ------------------------------------------------------------------------------ */
 
 static int cmd_accuracy(int argc, char **argv) {
-    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, NULL, false, {0}, {0}};
+    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, NULL, false, false, {0}, {0}};
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
         printf("usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
@@ -281,14 +303,15 @@ static int cmd_accuracy(int argc, char **argv) {
                "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
                "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
                "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
-               "(default %llu). Prints a Markdown table; --json/--markdown also write it to files.\n",
+               "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
+               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED);
         return 0;
     }
     if (rc) return rc;
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
-    ulpb_result *results = calloc(MAX_RESULTS, sizeof *results);
+    ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
     if (status == 0) {
@@ -304,6 +327,152 @@ static int cmd_accuracy(int argc, char **argv) {
     return status;
 }
 
+/* ---- bench --------------------------------------------------------------------------------- */
+
+/* Runs the benchmark and renders it as Markdown (title, command, environment, tables; caller
+ * frees) and as Google Benchmark JSON. */
+static int run_bench(const char *sub, const char *title, const ulpb_bench_spec *spec, char **markdown, cJSON **json) {
+    ulpb_bench_result *results;
+    char err[256];
+    const int count = ulpb_bench_run(spec, &results, err, sizeof err);
+    if (count < 0) return fail(sub, "%s", err);
+    size_t len = 0;
+    FILE *f = open_memstream(markdown, &len);
+    fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu.  \n", title, g_command, (unsigned long long)spec->seed);
+    environment_line(f);
+    ulpb_bench_markdown(f, spec, results, count);
+    fclose(f);
+    const ulpb_bench_info info = {g_command, g_executable};
+    *json = ulpb_bench_json(spec, &info, results, count);
+    free(results);
+    return 0;
+}
+
+/* "4096,16777216" */
+static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
+    spec->size_count = 0;
+    for (const char *p = text;; p++) {
+        char *end;
+        errno = 0;
+        const unsigned long long v = strtoull(p, &end, 10);
+        if (errno || end == p || *p == '-' || v < 1 || v > ULPB_BENCH_MAX_SIZE || (*end && *end != ',') ||
+            spec->size_count == ULPB_BENCH_MAX_SIZES)
+            return -1;
+        spec->sizes[spec->size_count++] = (size_t)v;
+        if (!*end) return 0;
+        p = end;
+    }
+}
+
+/* "omk,sleef-u10-avx512" or "all"; names point into `text`, which is modified. */
+static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) {
+    spec->impl_count = 0;
+    if (strcmp(text, "all") == 0) return 0;
+    char *save = NULL;
+    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (!ulpb_impl_known(name) || spec->impl_count == ULPB_BENCH_MAX_IMPLS) {
+            *unknown = name;
+            return -1;
+        }
+        spec->impls[spec->impl_count++] = name;
+    }
+    return spec->impl_count ? 0 : -1;
+}
+
+static int cmd_bench(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"op", required_argument, 0, 'o'},     {"dtype", required_argument, 0, 'd'},
+        {"impl", required_argument, 0, 'i'},   {"sizes", required_argument, 0, 'z'},
+        {"rounds", required_argument, 0, 'r'}, {"seed", required_argument, 0, 's'},
+        {"json", required_argument, 0, 'j'},   {"markdown", required_argument, 0, 'm'},
+        {"quick", no_argument, 0, 'k'},        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    ulpb_bench_spec spec = {.op_mask = (1u << ULPB_OP_COUNT) - 1, .dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1,
+                            .seed = DEFAULT_SEED, .progress = true};
+    const char *json_path = NULL, *md_path = NULL, *unknown = "";
+    bool quick = false, sizes_given = false;
+    int rounds = 0;
+    unsigned long long u;
+    char ops[64], dtypes[64];
+    names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
+    names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &spec.op_mask))
+                return fail("bench", "unknown op '%s' (expected %s|all)", optarg, ops);
+            break;
+        case 'd':
+            if (parse_mask(optarg, ulpb_dtype_find, ULPB_DTYPE_COUNT, &spec.dtype_mask))
+                return fail("bench", "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
+            break;
+        case 'i':
+            if (parse_impls(optarg, &spec, &unknown))
+                return fail("bench", "unknown implementation '%s' (see ulpbench list)", unknown);
+            break;
+        case 'z':
+            if (parse_sizes(optarg, &spec))
+                return fail("bench", "--sizes needs up to %d comma-separated integers in 1..%zu, got '%s'",
+                            ULPB_BENCH_MAX_SIZES, ULPB_BENCH_MAX_SIZE, optarg);
+            sizes_given = true;
+            break;
+        case 'r':
+            if (parse_u64(optarg, &u) || u < 1 || u > 10000)
+                return fail("bench", "--rounds needs an integer in 1..10000, got '%s'", optarg);
+            rounds = (int)u;
+            break;
+        case 's':
+            if (parse_u64(optarg, &u)) return fail("bench", "--seed needs a non-negative integer, got '%s'", optarg);
+            spec.seed = u;
+            break;
+        case 'j': json_path = optarg; break;
+        case 'm': md_path = optarg; break;
+        case 'k': quick = true; break;
+        case 'q': spec.progress = false; break;
+        case 'h':
+            printf("usage: ulpbench bench [--op OP|all] [--dtype DT|all] [--impl NAME[,NAME...]|all]\n"
+                   "                     [--sizes N[,N...]] [--rounds N] [--seed S] [--quick] [--quiet]\n"
+                   "                     [--json FILE] [--markdown FILE]\n\n"
+                   "Throughput of every registry entry this CPU runs (baselines included) per (op, dtype), array\n"
+                   "size (elements per call; default 4096,16777216) and input set (cos: [-pi, pi], [-1e4, 1e4];\n"
+                   "asin: [-1, 1]; fixed seed S, default %llu).\n\n"
+                   "Each (op, dtype, size, input set) group runs interleaved: after one warm-up pass each, every\n"
+                   "round times one pass of every implementation, starting with a different one each round. A pass\n"
+                   "is one call per input block; sizes below %zu elements cycle through up to %d distinct blocks\n"
+                   "so the branch predictor cannot learn them. Rounds: N (default %d) below %zu elements, N/8\n"
+                   "(at least 3) from there on. --quick: size %d and %d rounds unless given.\n\n"
+                   "Reported per implementation: the median over rounds of ns per element (elements as counted by\n"
+                   "the timing loop) and elements/ns, the spread (P90 - P10) / median, and its throughput relative\n"
+                   "to every other implementation measured in the same rounds (the Markdown shows the ratio to\n"
+                   "omk). Prints Markdown (rows implementations, columns size x input set); --json writes Google\n"
+                   "Benchmark JSON (real_time: ns per call of `size` elements; items_per_second: elements/s) that\n"
+                   "compare.py reads. Progress goes to stderr unless --quiet.\n",
+                   DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, DEFAULT_BENCH_ROUNDS,
+                   ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
+            return 0;
+        default: return fail("bench", "invalid option (try --help)");
+        }
+    }
+    if (optind < argc) return fail("bench", "unexpected argument '%s'", argv[optind]);
+    if (!sizes_given) {
+        if (quick) spec.sizes[spec.size_count++] = QUICK_BENCH_SIZE;
+        else
+            for (size_t i = 0; i < sizeof DEFAULT_BENCH_SIZES / sizeof *DEFAULT_BENCH_SIZES; i++)
+                spec.sizes[spec.size_count++] = DEFAULT_BENCH_SIZES[i];
+    }
+    spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
+    char *md;
+    cJSON *doc;
+    int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
+    if (status) return status;
+    fputs(md, stdout);
+    status = write_outputs("bench", json_path, md_path, doc, md);
+    cJSON_Delete(doc);
+    free(md);
+    return status;
+}
+
 /* ---- report -------------------------------------------------------------------------------- */
 
 static char *path_join(const char *dir, const char *name) {
@@ -314,24 +483,26 @@ static char *path_join(const char *dir, const char *name) {
 }
 
 static int cmd_report(int argc, char **argv) {
-    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, ".", false, {0}, {0}};
+    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, ".", false, false, {0}, {0}};
     default_gate(&o);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
         printf("usage: ulpbench report [--samples N] [--seed S] [--threads N] [--output-dir DIR]\n"
-               "                      [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--quiet]\n\n"
-               "Runs the default suite (every op, dtype and implementation: f16/bf16 exhaustive, f32/f64\n"
-               "sampled, default %llu inputs, seed %llu), prints the Markdown tables and writes DIR/report.json\n"
-               "and DIR/report.md. Gate for production (omk) rows: no special-value mismatch, and per dtype\n"
-               "misrounded <= N (default 0 for f16/bf16) and max ULP <= X (default 1 for f32/f64).\n"
-               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n",
-               DEFAULT_SAMPLES, DEFAULT_SEED);
+               "                      [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
+               "Runs the default suite (every op, dtype and implementation this CPU runs: f16/bf16 exhaustive,\n"
+               "f32/f64 sampled, default %llu inputs, seed %llu), prints the Markdown tables and writes\n"
+               "DIR/report.json and DIR/report.md. Gate for production (omk) rows: no special-value mismatch,\n"
+               "and per dtype misrounded <= N (default 0 for f16/bf16) and max ULP <= X (default 1 for f32/f64).\n"
+               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
+               "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
+               "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
+               DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    ulpb_result *results = calloc(MAX_RESULTS, sizeof *results);
+    ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("report", &o, results, &count);
     if (status) {
@@ -353,7 +524,7 @@ static int cmd_report(int argc, char **argv) {
     FILE *gf = open_memstream(&gate_text, &gate_len);
     for (int i = 0; i < count; i++) {
         const ulpb_result *r = &results[i];
-        if (!r->entry->production) continue;
+        if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;
         const int d = r->entry->dtype;
         char why[200] = "";
         if (r->total.special_mismatches > 0)
@@ -379,9 +550,27 @@ static int cmd_report(int argc, char **argv) {
 
     const ulpb_run_info run = {g_command, o.seed, o.samples};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
-    fputs(md, stdout);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
+    if (!o.no_bench) {
+        ulpb_bench_spec spec = {.op_mask = o.op_mask, .dtype_mask = o.dtype_mask, .sizes = {QUICK_BENCH_SIZE},
+                                .size_count = 1, .rounds = QUICK_BENCH_ROUNDS, .seed = o.seed, .progress = !o.quiet};
+        if (o.impl) spec.impls[spec.impl_count++] = o.impl;
+        char *bench_md;
+        cJSON *throughput;
+        status = run_bench("report", "ulpbench report: throughput", &spec, &bench_md, &throughput);
+        if (status) {
+            free(md), free(gate_text), free(results);
+            cJSON_Delete(doc);
+            return status;
+        }
+        char *joined = malloc(strlen(md) + strlen(bench_md) + 2);
+        sprintf(joined, "%s\n%s", md, bench_md);
+        free(md), free(bench_md);
+        md = joined;
+        cJSON_AddItemToObject(doc, "throughput", throughput);
+    }
+    fputs(md, stdout);
     char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
     status = write_outputs("report", json_path, md_path, doc, md);
     if (status == 0 && !passed) status = EXIT_GATE;
@@ -444,6 +633,11 @@ static int cmd_eval(int argc, char **argv) {
         npy_free(&a);
         return fail("eval", "implementation '%s' has no %s for %s", impl, ulpb_ops[op].name, ulpb_dtypes[dtype].name);
     }
+    if (!ulpb_entry_available(e)) {
+        npy_free(&a);
+        return fail("eval", "'%s' %s %s needs %s, which this CPU lacks", impl, ulpb_ops[op].name,
+                    ulpb_dtypes[dtype].name, ulpb_isa_name(e->isa));
+    }
     if (a.count) e->fn(a.data, a.data, a.count); /* in place is part of the kernel contract */
     const int rc = npy_write(out_path, &a, err, sizeof err);
     npy_free(&a);
@@ -458,6 +652,7 @@ static void usage(FILE *f) {
           "commands:\n"
           "  list       the registry: every (implementation, op, dtype)\n"
           "  accuracy   ULP error against correctly rounded MPFR references\n"
+          "  bench      throughput (elements/ns) beside the peers and a memcpy floor\n"
           "  eval       apply an op to a .npy file\n"
           "  report     the default suite, report.json + report.md, and the CI gate\n\n"
           "Run 'ulpbench <command> --help' for a command's options.\n",
@@ -476,12 +671,14 @@ int main(int argc, char **argv) {
     }
     char *command = join_command(argc, argv);
     g_command = command;
+    g_executable = argv[0];
     int status;
     /* getopt sees the subcommand as argv[0] */
     if (strcmp(sub, "list") == 0) status = cmd_list(argc - 1, argv + 1);
     else if (strcmp(sub, "accuracy") == 0) status = cmd_accuracy(argc - 1, argv + 1);
     else if (strcmp(sub, "eval") == 0) status = cmd_eval(argc - 1, argv + 1);
     else if (strcmp(sub, "report") == 0) status = cmd_report(argc - 1, argv + 1);
+    else if (strcmp(sub, "bench") == 0) status = cmd_bench(argc - 1, argv + 1);
     else {
         fprintf(stderr, "ulpbench: unknown command '%s'\n", sub);
         usage(stderr);

@@ -138,7 +138,7 @@ void OMK_ISA_NAME(omk_asin_f16_direct)(const uint16_t *x, uint16_t *y, size_t n)
 }
 
 void OMK_ISA_NAME(omk_asin_f16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_asin_f16(), x, y, n);
+    omk_lookup16(omk_table_asin_f16(), 0x8000, x, y, n); /* odd */
 }
 
 /* Direct evaluation: builds the lookup table (table16.c). */
@@ -147,5 +147,5 @@ void OMK_ISA_NAME(omk_asin_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n
 }
 
 void OMK_ISA_NAME(omk_asin_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_asin_bf16(), x, y, n);
+    omk_lookup16(omk_table_asin_bf16(), 0x8000, x, y, n); /* odd */
 }

@@ -218,7 +218,7 @@ void OMK_ISA_NAME(omk_cos_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) 
 }
 
 void OMK_ISA_NAME(omk_cos_f16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_cos_f16(), x, y, n);
+    omk_lookup16(omk_table_cos_f16(), 0, x, y, n); /* even */
 }
 
 /* Direct evaluation: builds the lookup table (table16.c). */
@@ -227,5 +227,5 @@ void OMK_ISA_NAME(omk_cos_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n)
 }
 
 void OMK_ISA_NAME(omk_cos_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_cos_bf16(), x, y, n);
+    omk_lookup16(omk_table_cos_bf16(), 0, x, y, n); /* even */
 }

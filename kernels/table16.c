@@ -1,6 +1,6 @@
-/* 65,536-entry result tables for the 16-bit kernels, built once (on first use) from the direct
- * binary64 evaluation, which is checked correctly rounded on every input. A lookup is exact and
- * identical for every ISA; the table is shared by all ISA builds. */
+/* Result tables for the 16-bit kernels over the 32,768 non-negative inputs, built once (on first
+ * use) from the direct binary64 evaluation, which is checked correctly rounded on every input.
+ * A lookup is exact and identical for every ISA; the table is shared by all ISA builds. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,8 +15,8 @@
     static uint16_t op##_##dtype##_table[OMK_TABLE16_SIZE];                                        \
     static pthread_once_t op##_##dtype##_once = PTHREAD_ONCE_INIT;                                 \
     static void op##_##dtype##_build(void) {                                                       \
-        for (uint32_t i = 0; i < 65536; i++) op##_##dtype##_table[i] = (uint16_t)i;               \
-        omk_##op##_##dtype##_direct_scalar(op##_##dtype##_table, op##_##dtype##_table, 65536);     \
+        for (uint32_t i = 0; i < OMK_TABLE16_ENTRIES; i++) op##_##dtype##_table[i] = (uint16_t)i; \
+        omk_##op##_##dtype##_direct_scalar(op##_##dtype##_table, op##_##dtype##_table, OMK_TABLE16_ENTRIES); \
     }                                                                                              \
     const uint16_t *omk_table_##op##_##dtype(void) {                                               \
         pthread_once(&op##_##dtype##_once, op##_##dtype##_build);                                  \

@@ -1,6 +1,8 @@
-/* ulpbench as a user runs it: eval on .npy files (good and bad), accuracy JSON, the report gate. */
+/* ulpbench as a user runs it: eval on .npy files (good and bad), accuracy JSON, the report gate,
+ * bench's Google Benchmark JSON, and registry entries the CPU cannot run. */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +16,10 @@
 
 #include <cmocka.h>
 
+#include "bench.h"
 #include "npy.h"
 #include "omk.h"
+#include "registry.h"
 
 static char g_dir[] = "/tmp/ulpb_cli_XXXXXX";
 
@@ -62,6 +66,31 @@ static void write_array(const char *name, npy_kind kind, int ndim, const size_t 
     a.data = (void *)data;
     char err[256];
     assert_int_equal(npy_write(path(name), &a, err, sizeof err), 0);
+}
+
+/* Registry entries of (op, dtype) the accuracy runner measures here: available, not baselines. */
+static int accuracy_rows(int op, int dtype) {
+    int rows = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        rows += (op < 0 || e->op == (ulpb_op_id)op) && (dtype < 0 || e->dtype == (ulpb_dtype_id)dtype) &&
+                e->role != ULPB_ROLE_BASELINE && ulpb_entry_available(e);
+    }
+    return rows;
+}
+
+/* Benchmarks `bench` writes for (op, dtype) (-1: any) at `sizes` sizes: one per entry the CPU
+ * runs, baselines included, and input set of its op. */
+static int bench_rows(int op, int dtype, int sizes) {
+    int rows = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if ((op >= 0 && e->op != (ulpb_op_id)op) || (dtype >= 0 && e->dtype != (ulpb_dtype_id)dtype) ||
+            !ulpb_entry_available(e))
+            continue;
+        for (size_t k = 0; k < ulpb_input_set_count; k++) rows += (ulpb_input_sets[k].op == e->op) * sizes;
+    }
+    return rows;
 }
 
 static void eval_matches_library(void **state) {
@@ -153,7 +182,7 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(cJSON_GetObjectItem(doc, "seed")->valueint, 5);
     assert_non_null(strstr(cJSON_GetObjectItem(doc, "command")->valuestring, "--seed 5"));
     const cJSON *results = cJSON_GetObjectItem(doc, "results");
-    assert_int_equal(cJSON_GetArraySize(results), 2); /* omk and glibc */
+    assert_int_equal(cJSON_GetArraySize(results), accuracy_rows(ULPB_OP_asin, ULPB_DTYPE_f32));
     const cJSON *first = cJSON_GetArrayItem(results, 0);
     assert_string_equal(cJSON_GetObjectItem(first, "impl")->valuestring, "omk");
     assert_int_equal(cJSON_GetObjectItem(first, "inputs")->valueint, 2000);
@@ -175,14 +204,174 @@ static void report_gates(void **state) {
     char *text = slurp(path("report.json"));
     cJSON *doc = cJSON_Parse(text);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), "passed")));
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 16);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), accuracy_rows(-1, -1));
+    /* the throughput tables ride along: one benchmark per entry the CPU runs and input set, at 4 Ki */
+    const cJSON *throughput = cJSON_GetObjectItem(doc, "throughput");
+    assert_non_null(cJSON_GetObjectItem(throughput, "context"));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(throughput, "benchmarks")), bench_rows(-1, -1, 1));
     cJSON_Delete(doc);
     free(text);
-    /* a threshold omk cannot meet makes the gate fail with status 1 */
-    assert_int_equal(run("report --op asin --dtype f64 --samples 3000 --quiet --max-ulp f64=0 --output-dir $D"), 1);
+    md = slurp(path("report.md"));
+    assert_non_null(strstr(md, "## ulpbench report: throughput"));
+    free(md);
+    /* a threshold omk cannot meet makes the gate fail with status 1; --no-bench leaves timing out */
+    assert_int_equal(
+        run("report --op asin --dtype f64 --samples 3000 --quiet --max-ulp f64=0 --no-bench --output-dir $D"), 1);
     md = slurp(path("report.md"));
     assert_non_null(strstr(md, "FAIL omk asin f64"));
+    assert_null(strstr(md, "throughput"));
     free(md);
+    text = slurp(path("report.json"));
+    doc = cJSON_Parse(text);
+    assert_null(cJSON_GetObjectItem(doc, "throughput"));
+    cJSON_Delete(doc);
+    free(text);
+}
+
+static const char *string_of(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItem(o, key);
+    if (!cJSON_IsString(item)) fail_msg("missing string '%s'", key);
+    return item->valuestring;
+}
+
+static double number_of(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItem(o, key);
+    if (!cJSON_IsNumber(item)) fail_msg("missing number '%s'", key);
+    return item->valuedouble;
+}
+
+/* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
+ * aggregate per (implementation, op, dtype, size, input set) the CPU runs. */
+static void bench_writes_google_benchmark_json(void **state) {
+    (void)state;
+    assert_int_equal(run("bench --quick --sizes 256,1000 --rounds 3 --quiet --op cos --dtype f32 --json $D/b.json "
+                         "--markdown $D/b.md"),
+                     0);
+    char *text = slurp(path("b.json"));
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
+    string_of(ctx, "date");
+    string_of(ctx, "host_name");
+    string_of(ctx, "executable");
+    assert_true(number_of(ctx, "num_cpus") >= 1);
+    number_of(ctx, "mhz_per_cpu");
+    assert_true(cJSON_IsBool(cJSON_GetObjectItem(ctx, "cpu_scaling_enabled")));
+    assert_true(cJSON_IsArray(cJSON_GetObjectItem(ctx, "caches")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(ctx, "load_avg")), 3);
+    string_of(ctx, "library_build_type");
+    assert_int_equal(number_of(ctx, "json_schema_version"), 1);
+    assert_non_null(strstr(string_of(ctx, "command"), "--sizes 256,1000"));
+    string_of(ctx, "cpu");
+    string_of(ctx, "compiler");
+    string_of(ctx, "sleef");
+
+    const cJSON *benchmarks = cJSON_GetObjectItem(doc, "benchmarks");
+    assert_int_equal(cJSON_GetArraySize(benchmarks), bench_rows(ULPB_OP_cos, ULPB_DTYPE_f32, 2));
+    const cJSON *b;
+    cJSON_ArrayForEach(b, benchmarks) {
+        const char *run_name = string_of(b, "run_name");
+        char want[200];
+        snprintf(want, sizeof want, "%s_median", run_name);
+        assert_string_equal(string_of(b, "name"), want);
+        char op[16], dtype[16], impl[64], set[16];
+        unsigned long size;
+        assert_int_equal(sscanf(run_name, "%15[^/]/%15[^/]/%63[^/]/%lu/%15s", op, dtype, impl, &size, set), 5);
+        assert_string_equal(op, "cos");
+        assert_string_equal(dtype, "f32");
+        assert_true(size == 256 || size == 1000);
+        assert_string_equal(string_of(b, "run_type"), "aggregate");
+        assert_string_equal(string_of(b, "aggregate_name"), "median");
+        assert_string_equal(string_of(b, "time_unit"), "ns");
+        assert_int_equal(number_of(b, "repetitions"), 3);
+        assert_int_equal(number_of(b, "threads"), 1);
+        assert_int_equal(number_of(b, "iterations"), 3 * ulpb_bench_blocks(size)); /* one per call */
+        number_of(b, "family_index");
+        number_of(b, "per_family_instance_index");
+        const double real_time = number_of(b, "real_time");
+        assert_true(real_time > 0 && number_of(b, "cpu_time") >= 0);
+        /* real_time is per call of `size` elements; items_per_second counts elements */
+        assert_true(fabs(number_of(b, "items_per_second") * real_time * 1e-9 / (double)size - 1) < 1e-9);
+        assert_true(number_of(b, "spread") >= 0);
+        const double ratio = number_of(b, "ratio_to_omk");
+        if (strcmp(impl, "omk") == 0) assert_true(ratio == 1.0);
+        assert_int_equal(number_of(b, "ratio_to_memcpy") > 0, 1);
+        assert_int_equal(number_of(b, "elements_per_round"), ulpb_bench_elements_per_round(size));
+        /* names are unique */
+        const cJSON *other;
+        int same = 0;
+        cJSON_ArrayForEach(other, benchmarks) same += strcmp(string_of(other, "name"), string_of(b, "name")) == 0;
+        assert_int_equal(same, 1);
+    }
+    cJSON_Delete(doc);
+    free(text);
+    char *md = slurp(path("b.md"));
+    assert_non_null(strstr(md, "### cos f32"));
+    assert_non_null(strstr(md, "| omk | "));
+    assert_non_null(strstr(md, "| 256 [-π, π] |"));
+    free(md);
+}
+
+static void bench_rejects_bad_options(void **state) {
+    (void)state;
+    const struct {
+        const char *args, *needle;
+    } cases[] = {
+        {"bench --sizes 0", "--sizes"},           {"bench --sizes 4096,x", "--sizes"},
+        {"bench --sizes ''", "--sizes"},           {"bench --rounds 0", "--rounds"},
+        {"bench --impl nosuch", "'nosuch'"},       {"bench --impl omk,nosuch", "'nosuch'"},
+        {"bench --op tan", "unknown op 'tan'"},   {"bench --dtype f8", "unknown dtype 'f8'"},
+        {"bench extra", "unexpected argument"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int status = run(cases[i].args);
+        char *err = slurp(path("err.txt"));
+        if (status != 2 || !strstr(err, cases[i].needle))
+            fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and '%s')", cases[i].args, status, err,
+                     cases[i].needle);
+        free(err);
+    }
+}
+
+/* ULPB_DISABLE_ISA stands in for an older CPU: every command skips what it cannot run. */
+static void unavailable_entries_are_skipped(void **state) {
+    (void)state;
+    setenv("ULPB_DISABLE_ISA", "avx512,avx2", 1);
+    assert_int_equal(run("list"), 0);
+    char *out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "libmvec-avx2"));
+    assert_non_null(strstr(out, "unavailable"));
+    free(out);
+
+    assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
+    char *text = slurp(path("u.json"));
+    cJSON *doc = cJSON_Parse(text);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 2); /* omk, glibc */
+    cJSON_Delete(doc);
+    free(text);
+
+    /* disabling avx512 disables avx512bf16, which the AVX-512 bfloat16 rows need */
+    assert_int_equal(run("bench --quick --sizes 256 --rounds 1 --quiet --op asin --dtype bf16 --json $D/u.json"), 0);
+    text = slurp(path("u.json"));
+    doc = cJSON_Parse(text);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")), 3); /* omk, glibc, memcpy */
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "context"), "skipped")) > 0);
+    cJSON_Delete(doc);
+    free(text);
+
+    const float x[2] = {0.5f, 2.0f};
+    const size_t two = 2;
+    write_array("v.npy", NPY_F4, 1, &two, x);
+    const char *refused[] = {"accuracy --op cos --dtype f32 --samples 10 --impl sleef-u10-avx2",
+                             "eval --op cos --impl libmvec-avx512 $D/v.npy $D/vo.npy"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        assert_int_equal(run(refused[i]), 2);
+        char *err = slurp(path("err.txt"));
+        if (!strstr(err, "which this CPU lacks")) fail_msg("'%s': stderr '%s'", refused[i], err);
+        free(err);
+    }
+    assert_false(exists(path("vo.npy")));
+    unsetenv("ULPB_DISABLE_ISA");
 }
 
 static int setup(void **state) {
@@ -204,6 +393,9 @@ int main(void) {
         cmocka_unit_test(eval_rejects_bad_input),
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(report_gates),
+        cmocka_unit_test(bench_writes_google_benchmark_json),
+        cmocka_unit_test(bench_rejects_bad_options),
+        cmocka_unit_test(unavailable_entries_are_skipped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,530 @@
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "omk.h"
+#include "result_io.h"
+
+/* ---- sizes, rounds and inputs -------------------------------------------------------------- */
+
+size_t ulpb_bench_blocks(size_t size) {
+    const size_t blocks = size ? ULPB_BENCH_ROUND_ELEMENTS / size : 1;
+    return blocks < 1 ? 1 : blocks > ULPB_BENCH_MAX_BLOCKS ? ULPB_BENCH_MAX_BLOCKS : blocks;
+}
+
+uint64_t ulpb_bench_elements_per_round(size_t size) { return (uint64_t)ulpb_bench_blocks(size) * size; }
+
+int ulpb_bench_rounds(size_t size, int rounds) {
+    if (size < ULPB_BENCH_LARGE_SIZE) return rounds;
+    const int fewer = rounds / 8; /* a memory-bound pass is long: 16 Mi elements against 128 Ki */
+    return fewer >= 3 ? fewer : rounds < 3 ? rounds : 3;
+}
+
+static uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t name_hash(const char *s) {
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
+                       size_t n) {
+    const uint64_t stream = splitmix64(seed ^ name_hash(set->name));
+    for (size_t i = 0; i < n; i++) {
+        const double u = (double)(splitmix64(stream + first + i) >> 11) * 0x1p-53;
+        const double x = set->lo + (set->hi - set->lo) * u;
+        switch (dtype) {
+        case ULPB_DTYPE_f16: ((uint16_t *)out)[i] = omk_f32_to_f16((float)x); break;
+        case ULPB_DTYPE_bf16: ((uint16_t *)out)[i] = omk_f32_to_bf16((float)x); break;
+        case ULPB_DTYPE_f32: ((float *)out)[i] = (float)x; break;
+        case ULPB_DTYPE_f64: ((double *)out)[i] = x; break;
+        case ULPB_DTYPE_COUNT: break;
+        }
+    }
+}
+
+bool ulpb_bench_selects(const ulpb_bench_spec *spec, const ulpb_entry *e) {
+    if (!(spec->op_mask & (1u << e->op)) || !(spec->dtype_mask & (1u << e->dtype))) return false;
+    if (spec->impl_count == 0) return true;
+    for (int i = 0; i < spec->impl_count; i++)
+        if (strcmp(spec->impls[i], e->impl) == 0) return true;
+    return false;
+}
+
+/* ---- statistics ---------------------------------------------------------------------------- */
+
+static int compare_doubles(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Linear interpolation between order statistics; sorts v. */
+static double quantile(double *v, int n, double q) {
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    const double pos = q * (n - 1);
+    const int lo = (int)pos;
+    const double frac = pos - lo;
+    return frac == 0 || lo + 1 >= n ? v[lo] : v[lo] + frac * (v[lo + 1] - v[lo]);
+}
+
+/* ---- timing -------------------------------------------------------------------------------- */
+
+static double elapsed_ns(clockid_t clock, const struct timespec *t0) {
+    struct timespec t1;
+    clock_gettime(clock, &t1);
+    return 1e9 * (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+typedef struct {
+    double wall_ns, cpu_ns;
+    uint64_t calls, elements;
+} sample;
+
+/* One call per block, the clocks read around the whole pass rather than each call, so their own
+ * cost stays far below the time measured even for memcpy of a 4 Ki block. */
+static sample time_pass(const ulpb_entry *e, const unsigned char *in, unsigned char *out, size_t size, size_t blocks) {
+    const size_t stride = size * ulpb_dtypes[e->dtype].bytes;
+    sample s = {0, 0, 0, 0};
+    struct timespec wall0, cpu0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    clock_gettime(CLOCK_MONOTONIC, &wall0);
+    for (size_t b = 0; b < blocks; b++) {
+        e->fn(in + b * stride, out, size);
+        s.calls++;
+        s.elements += size;
+    }
+    s.wall_ns = elapsed_ns(CLOCK_MONOTONIC, &wall0);
+    s.cpu_ns = elapsed_ns(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    return s;
+}
+
+typedef struct {
+    const ulpb_entry *members[ULPB_BENCH_MAX_GROUP];
+    int count;
+    const ulpb_input_set *inputs;
+    size_t size;
+} group;
+
+/* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass,
+ * starting with a different member each round. Fills count results. */
+static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_result *results, int first, char *err,
+                      size_t err_len) {
+    const ulpb_dtype_id dtype = g->members[0]->dtype;
+    const size_t bytes = ulpb_dtypes[dtype].bytes, blocks = ulpb_bench_blocks(g->size);
+    const size_t in_bytes = blocks * g->size * bytes, out_bytes = g->size * bytes;
+    /* aligned_alloc wants a multiple of the alignment */
+    unsigned char *in = aligned_alloc(64, (in_bytes + 63) & ~(size_t)63);
+    unsigned char *out = aligned_alloc(64, (out_bytes + 63) & ~(size_t)63);
+    double *wall = malloc(sizeof *wall * (size_t)(g->count * rounds));
+    double *cpu = malloc(sizeof *cpu * (size_t)(g->count * rounds));
+    double *tmp = malloc(sizeof *tmp * (size_t)rounds);
+    if (!in || !out || !wall || !cpu || !tmp) {
+        snprintf(err, err_len, "out of memory for %zu-element blocks", g->size);
+        free(in), free(out), free(wall), free(cpu), free(tmp);
+        return -1;
+    }
+    ulpb_bench_inputs(g->inputs, dtype, seed, 0, in, blocks * g->size);
+    memset(out, 0, out_bytes); /* fault the pages in before anything is timed */
+
+    /* Warm-up: code, caches, and the vector units' power state. Large sizes warm up on a prefix. */
+    const size_t warm_size = g->size < ULPB_BENCH_ROUND_ELEMENTS ? g->size : ULPB_BENCH_ROUND_ELEMENTS;
+    for (int m = 0; m < g->count; m++) time_pass(g->members[m], in, out, warm_size, blocks);
+
+    uint64_t calls = 0, elements = 0;
+    for (int r = 0; r < rounds; r++) {
+        for (int p = 0; p < g->count; p++) {
+            const int m = (p + r) % g->count;
+            const sample s = time_pass(g->members[m], in, out, g->size, blocks);
+            wall[m * rounds + r] = s.wall_ns / (double)s.elements;
+            cpu[m * rounds + r] = s.cpu_ns / (double)s.elements;
+            calls = s.calls;
+            elements = s.elements;
+        }
+    }
+
+    for (int m = 0; m < g->count; m++) {
+        ulpb_bench_result *res = &results[first + m];
+        memset(res, 0, sizeof *res);
+        res->entry = g->members[m];
+        res->inputs = g->inputs;
+        res->size = g->size;
+        res->rounds = rounds;
+        res->calls_per_round = calls;
+        res->elements_per_round = elements;
+        res->group_first = first;
+        res->group_count = g->count;
+        memcpy(tmp, &cpu[m * rounds], sizeof *tmp * (size_t)rounds);
+        res->cpu_ns_per_element = quantile(tmp, rounds, 0.5);
+        memcpy(tmp, &wall[m * rounds], sizeof *tmp * (size_t)rounds);
+        res->ns_per_element = quantile(tmp, rounds, 0.5);
+        const double p10 = quantile(tmp, rounds, 0.1), p90 = quantile(tmp, rounds, 0.9);
+        res->spread = res->ns_per_element > 0 ? (p90 - p10) / res->ns_per_element : 0.0;
+        for (int k = 0; k < g->count; k++) {
+            for (int r = 0; r < rounds; r++) tmp[r] = wall[k * rounds + r] / wall[m * rounds + r];
+            res->ratio[k] = quantile(tmp, rounds, 0.5);
+        }
+    }
+    free(in), free(out), free(wall), free(cpu), free(tmp);
+    return 0;
+}
+
+/* The available selected entries of (op, dtype), in registry order; stores the first
+ * ULPB_BENCH_MAX_GROUP and returns how many there are. */
+static int members_of(const ulpb_bench_spec *spec, int op, int dtype, const ulpb_entry **members) {
+    int count = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if (e->op != (ulpb_op_id)op || e->dtype != (ulpb_dtype_id)dtype || !ulpb_bench_selects(spec, e) ||
+            !ulpb_entry_available(e))
+            continue;
+        if (count < ULPB_BENCH_MAX_GROUP) members[count] = e;
+        count++;
+    }
+    return count;
+}
+
+int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, char *err, size_t err_len) {
+    *results = NULL;
+    if (spec->size_count < 1 || spec->rounds < 1) {
+        snprintf(err, err_len, "need at least one size and one round");
+        return -1;
+    }
+    for (int s = 0; s < spec->size_count; s++) {
+        if (spec->sizes[s] < 1 || spec->sizes[s] > ULPB_BENCH_MAX_SIZE) {
+            snprintf(err, err_len, "size %zu is outside 1..%zu", spec->sizes[s], ULPB_BENCH_MAX_SIZE);
+            return -1;
+        }
+    }
+    /* count first: the progress lines say "k/total" */
+    int total_groups = 0, total_results = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            const ulpb_entry *members[ULPB_BENCH_MAX_GROUP];
+            const int n = members_of(spec, op, d, members);
+            if (n > ULPB_BENCH_MAX_GROUP) {
+                snprintf(err, err_len, "%d implementations of %s %s; raise ULPB_BENCH_MAX_GROUP", n,
+                         ulpb_ops[op].name, ulpb_dtypes[d].name);
+                return -1;
+            }
+            for (size_t k = 0; n && k < ulpb_input_set_count; k++) {
+                if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+                total_groups += spec->size_count;
+                total_results += n * spec->size_count;
+            }
+        }
+    }
+    if (total_results == 0) {
+        snprintf(err, err_len, "no registry entry this CPU runs matches the selection (see ulpbench list)");
+        return -1;
+    }
+    ulpb_bench_result *out = calloc((size_t)total_results, sizeof *out);
+    if (!out) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int count = 0, done = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            group g = {.count = 0};
+            g.count = members_of(spec, op, d, g.members);
+            if (!g.count) continue;
+            for (int s = 0; s < spec->size_count; s++) {
+                g.size = spec->sizes[s];
+                const int rounds = ulpb_bench_rounds(g.size, spec->rounds);
+                for (size_t k = 0; k < ulpb_input_set_count; k++) {
+                    if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+                    g.inputs = &ulpb_input_sets[k];
+                    if (spec->progress)
+                        fprintf(stderr,
+                                "[bench %d/%d] %s %s, %zu elements, %s: %d implementations x %d rounds (%.0fs)\n",
+                                ++done, total_groups, ulpb_ops[op].name, ulpb_dtypes[d].name, g.size,
+                                g.inputs->label, g.count, rounds, 1e-9 * elapsed_ns(CLOCK_MONOTONIC, &start));
+                    if (time_group(&g, rounds, spec->seed, out, count, err, err_len)) {
+                        free(out);
+                        return -1;
+                    }
+                    count += g.count;
+                }
+            }
+        }
+    }
+    *results = out;
+    return count;
+}
+
+double ulpb_bench_ratio_to(const ulpb_bench_result *results, const ulpb_bench_result *r, const char *impl) {
+    for (int k = 0; k < r->group_count; k++)
+        if (strcmp(results[r->group_first + k].entry->impl, impl) == 0) return r->ratio[k];
+    return NAN;
+}
+
+/* ---- Google Benchmark JSON ----------------------------------------------------------------- */
+
+static void read_line(const char *path, char *buf, size_t len) {
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (!fgets(buf, (int)len, f)) buf[0] = 0;
+    buf[strcspn(buf, "\n")] = 0;
+    fclose(f);
+}
+
+static double cpu_mhz(void) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    double mhz = 0;
+    if (!f) return 0;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1) break;
+    fclose(f);
+    return mhz;
+}
+
+/* Google Benchmark's "caches": type, level, size in bytes, and how many CPUs share it. */
+static cJSON *caches_json(void) {
+    cJSON *caches = cJSON_CreateArray();
+    for (int i = 0; i < 16; i++) {
+        char dir[128], path[192], type[64], level[16], size[32], shared[256];
+        snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", i);
+        snprintf(path, sizeof path, "%s/type", dir);
+        read_line(path, type, sizeof type);
+        if (!type[0]) break;
+        snprintf(path, sizeof path, "%s/level", dir);
+        read_line(path, level, sizeof level);
+        snprintf(path, sizeof path, "%s/size", dir);
+        read_line(path, size, sizeof size);
+        snprintf(path, sizeof path, "%s/shared_cpu_list", dir);
+        read_line(path, shared, sizeof shared);
+        char *unit;
+        double bytes = strtod(size, &unit);
+        bytes *= *unit == 'K' ? 1024 : *unit == 'M' ? 1048576 : *unit == 'G' ? 1073741824 : 1;
+        int sharing = 0; /* "0-3,8" counts 5 */
+        for (char *p = shared; *p;) {
+            char *end;
+            const long a = strtol(p, &end, 10), b = *end == '-' ? strtol(end + 1, &end, 10) : a;
+            sharing += (int)(b - a + 1);
+            p = *end == ',' ? end + 1 : end + strlen(end);
+        }
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "type", type);
+        cJSON_AddNumberToObject(c, "level", atoi(level));
+        cJSON_AddNumberToObject(c, "size", bytes);
+        cJSON_AddNumberToObject(c, "num_sharing", sharing);
+        cJSON_AddItemToArray(caches, c);
+    }
+    return caches;
+}
+
+static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info) {
+    cJSON *ctx = cJSON_CreateObject();
+    char buf[512];
+    const time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    /* Google Benchmark writes the offset as +01:00; strftime gives +0100 */
+    const size_t len = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    if (len > 2) {
+        memmove(buf + len - 1, buf + len - 2, 3);
+        buf[len - 2] = ':';
+    }
+    cJSON_AddStringToObject(ctx, "date", buf);
+    if (gethostname(buf, sizeof buf) != 0) snprintf(buf, sizeof buf, "unknown");
+    buf[sizeof buf - 1] = 0;
+    cJSON_AddStringToObject(ctx, "host_name", buf);
+    cJSON_AddStringToObject(ctx, "executable", info->executable ? info->executable : "ulpbench");
+    cJSON_AddNumberToObject(ctx, "num_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    cJSON_AddNumberToObject(ctx, "mhz_per_cpu", round(cpu_mhz()));
+    read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf);
+    cJSON_AddBoolToObject(ctx, "cpu_scaling_enabled", buf[0] && strcmp(buf, "performance") != 0);
+    cJSON_AddItemToObject(ctx, "caches", caches_json());
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) != 3) load[0] = load[1] = load[2] = 0;
+    cJSON_AddItemToObject(ctx, "load_avg", cJSON_CreateDoubleArray(load, 3));
+#ifdef NDEBUG
+    cJSON_AddStringToObject(ctx, "library_build_type", "release");
+#else
+    cJSON_AddStringToObject(ctx, "library_build_type", "debug");
+#endif
+    cJSON_AddNumberToObject(ctx, "json_schema_version", 1);
+
+    /* ulpbench's own fields */
+    cJSON_AddStringToObject(ctx, "command", info->command ? info->command : "");
+    cJSON *env = ulpb_environment_json();
+    for (cJSON *item = env->child; item; item = item->next)
+        cJSON_AddItemToObject(ctx, item->string, cJSON_Duplicate(item, true));
+    cJSON_Delete(env);
+    cJSON_AddNumberToObject(ctx, "seed", (double)spec->seed);
+    cJSON_AddNumberToObject(ctx, "rounds", spec->rounds);
+    cJSON *isas = cJSON_AddArrayToObject(ctx, "isa_available");
+    for (int i = 0; i < ULPB_ISA_COUNT; i++)
+        if (ulpb_isa_available((ulpb_isa)i)) cJSON_AddItemToArray(isas, cJSON_CreateString(ulpb_isa_name((ulpb_isa)i)));
+    cJSON *skipped = cJSON_AddArrayToObject(ctx, "skipped");
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if (!ulpb_bench_selects(spec, e) || ulpb_entry_available(e)) continue;
+        snprintf(buf, sizeof buf, "%s/%s/%s (needs %s)", ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, e->impl,
+                 ulpb_isa_name(e->isa));
+        cJSON_AddItemToArray(skipped, cJSON_CreateString(buf));
+    }
+    cJSON_AddStringToObject(ctx, "timing",
+                            "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration "
+                            "is one call; ns_per_element = real_time / size); items_per_second: elements per second; "
+                            "spread: (P90 - P10) / median of the per-round times; ratio_to_X: median over rounds of "
+                            "this throughput / X's throughput in the same round (> 1: faster than X)");
+    return ctx;
+}
+
+static int find_result(const ulpb_bench_result *results, int count, const ulpb_entry *e, size_t size,
+                       const ulpb_input_set *inputs) {
+    for (int i = 0; i < count; i++)
+        if (results[i].entry == e && results[i].size == size && results[i].inputs == inputs) return i;
+    return -1;
+}
+
+cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info, const ulpb_bench_result *results,
+                       int count) {
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddItemToObject(doc, "context", context_json(spec, info));
+    cJSON *benchmarks = cJSON_AddArrayToObject(doc, "benchmarks");
+    /* A family is an (op, dtype, implementation), its instances the (size, input set) pairs, as
+     * compare.py sorts them. */
+    int family = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        int instance = 0;
+        for (int s = 0; s < spec->size_count; s++) {
+            for (size_t k = 0; k < ulpb_input_set_count; k++) {
+                const int at = find_result(results, count, e, spec->sizes[s], &ulpb_input_sets[k]);
+                if (at < 0) continue;
+                const ulpb_bench_result *r = &results[at];
+                char run_name[160], name[176];
+                snprintf(run_name, sizeof run_name, "%s/%s/%s/%zu/%s", ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
+                         e->impl, r->size, r->inputs->name);
+                snprintf(name, sizeof name, "%s_median", run_name);
+                cJSON *b = cJSON_CreateObject();
+                cJSON_AddStringToObject(b, "name", name);
+                cJSON_AddNumberToObject(b, "family_index", family);
+                cJSON_AddNumberToObject(b, "per_family_instance_index", instance++);
+                cJSON_AddStringToObject(b, "run_name", run_name);
+                cJSON_AddStringToObject(b, "run_type", "aggregate");
+                cJSON_AddNumberToObject(b, "repetitions", r->rounds);
+                cJSON_AddNumberToObject(b, "threads", 1);
+                cJSON_AddStringToObject(b, "aggregate_name", "median");
+                cJSON_AddStringToObject(b, "aggregate_unit", "time");
+                cJSON_AddNumberToObject(b, "iterations", (double)(r->calls_per_round * (uint64_t)r->rounds));
+                cJSON_AddNumberToObject(b, "real_time", r->ns_per_element * (double)r->size);
+                cJSON_AddNumberToObject(b, "cpu_time", r->cpu_ns_per_element * (double)r->size);
+                cJSON_AddStringToObject(b, "time_unit", "ns");
+                cJSON_AddNumberToObject(b, "items_per_second", 1e9 / r->ns_per_element);
+                cJSON_AddNumberToObject(b, "size", (double)r->size);
+                cJSON_AddNumberToObject(b, "elements_per_round", (double)r->elements_per_round);
+                cJSON_AddNumberToObject(b, "ns_per_element", r->ns_per_element);
+                cJSON_AddNumberToObject(b, "elements_per_ns", 1.0 / r->ns_per_element);
+                cJSON_AddNumberToObject(b, "spread", r->spread);
+                for (int m = 0; m < r->group_count; m++) {
+                    char key[96];
+                    snprintf(key, sizeof key, "ratio_to_%s", results[r->group_first + m].entry->impl);
+                    cJSON_AddNumberToObject(b, key, r->ratio[m]);
+                }
+                cJSON_AddStringToObject(b, "label", e->description);
+                cJSON_AddItemToArray(benchmarks, b);
+            }
+        }
+        family += instance > 0;
+    }
+    return doc;
+}
+
+/* ---- Markdown ------------------------------------------------------------------------------ */
+
+static void size_label(char *buf, size_t len, size_t size) {
+    if (size >= ((size_t)1 << 20) && size % ((size_t)1 << 20) == 0) snprintf(buf, len, "%zu Mi", size >> 20);
+    else if (size >= 1024 && size % 1024 == 0) snprintf(buf, len, "%zu Ki", size >> 10);
+    else snprintf(buf, len, "%zu", size);
+}
+
+void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_bench_result *results, int count) {
+    char label[32];
+    fprintf(out, "\nElements per ns (higher is better) at n elements per call, inputs uniform in the range shown; "
+                 "in parentheses the throughput relative to omk measured in the same rounds (median of the "
+                 "per-round ratios); ± the spread of the per-round times, (P90 - P10) / median. Rounds: %d",
+            spec->rounds);
+    for (int s = 0; s < spec->size_count; s++)
+        if (ulpb_bench_rounds(spec->sizes[s], spec->rounds) != spec->rounds) {
+            size_label(label, sizeof label, spec->sizes[s]);
+            fprintf(out, ", %d at %s", ulpb_bench_rounds(spec->sizes[s], spec->rounds), label);
+        }
+    fprintf(out, "; below %zu Ki elements a round cycles through up to %d distinct input blocks.\n",
+            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_MAX_BLOCKS);
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            bool any = false;
+            for (int i = 0; i < count && !any; i++)
+                any = results[i].entry->op == (ulpb_op_id)op && results[i].entry->dtype == (ulpb_dtype_id)d;
+            if (!any) continue;
+            fprintf(out, "\n### %s %s\n\n| implementation |", ulpb_ops[op].name, ulpb_dtypes[d].name);
+            int columns = 0;
+            for (int s = 0; s < spec->size_count; s++) {
+                for (size_t k = 0; k < ulpb_input_set_count; k++) {
+                    if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+                    size_label(label, sizeof label, spec->sizes[s]);
+                    fprintf(out, " %s %s |", label, ulpb_input_sets[k].label);
+                    columns++;
+                }
+            }
+            fprintf(out, "\n|---|");
+            for (int c = 0; c < columns; c++) fprintf(out, "---:|");
+            fputc('\n', out);
+            for (size_t i = 0; i < ulpb_entry_count; i++) {
+                const ulpb_entry *e = &ulpb_entries[i];
+                if (e->op != (ulpb_op_id)op || e->dtype != (ulpb_dtype_id)d || !ulpb_bench_selects(spec, e)) continue;
+                if (!ulpb_entry_available(e)) continue;
+                fprintf(out, "| %s |", e->impl);
+                for (int s = 0; s < spec->size_count; s++) {
+                    for (size_t k = 0; k < ulpb_input_set_count; k++) {
+                        if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+                        const int at = find_result(results, count, e, spec->sizes[s], &ulpb_input_sets[k]);
+                        if (at < 0) {
+                            fprintf(out, " – |");
+                            continue;
+                        }
+                        const ulpb_bench_result *r = &results[at];
+                        const double ratio = ulpb_bench_ratio_to(results, r, "omk");
+                        fprintf(out, " %.3g", 1.0 / r->ns_per_element);
+                        if (!isnan(ratio)) fprintf(out, " (%.2f×)", ratio);
+                        fprintf(out, " ±%.0f%% |", 100.0 * r->spread);
+                    }
+                }
+                fputc('\n', out);
+            }
+        }
+    }
+    /* one mention per (implementation, ISA) */
+    bool header = false;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if (!ulpb_bench_selects(spec, e) || ulpb_entry_available(e)) continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = ulpb_entries[j].isa == e->isa && strcmp(ulpb_entries[j].impl, e->impl) == 0 &&
+                   ulpb_bench_selects(spec, &ulpb_entries[j]);
+        if (seen) continue;
+        fprintf(out, "%s %s (needs %s)", header ? "," : "\nNot run, this CPU lacks their ISA:", e->impl,
+                ulpb_isa_name(e->isa));
+        header = true;
+    }
+    if (header) fputs(".\n", out);
+}

@@ -1,0 +1,85 @@
+/* Throughput of registry entries: elements per ns at given array sizes over the registry's input
+ * sets. The implementations of an (op, dtype, size, input set) group are interleaved within each
+ * round, in an order that rotates every round, because this machine's speed drifts between and
+ * within processes: only ratios measured in the same round are stable. */
+#ifndef ULPB_BENCH_H
+#define ULPB_BENCH_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "registry.h"
+
+enum {
+    ULPB_BENCH_MAX_SIZES = 8,
+    ULPB_BENCH_MAX_IMPLS = 32,
+    ULPB_BENCH_MAX_GROUP = 16, /* implementations of one (op, dtype) */
+    ULPB_BENCH_MAX_BLOCKS = 32 /* distinct input blocks cycled at cache-resident sizes */
+};
+/* A round processes up to this many elements, cycling through distinct blocks when the size is
+ * smaller: replaying one block lets the branch predictor learn it. */
+#define ULPB_BENCH_ROUND_ELEMENTS ((size_t)1 << 17)
+/* Sizes from here on are memory-bound and run fewer rounds (see ulpb_bench_rounds). */
+#define ULPB_BENCH_LARGE_SIZE ((size_t)1 << 20)
+#define ULPB_BENCH_MAX_SIZE ((size_t)1 << 27)
+
+typedef struct {
+    unsigned op_mask, dtype_mask;
+    const char *impls[ULPB_BENCH_MAX_IMPLS]; /* implementation names; none: every one */
+    int impl_count;
+    size_t sizes[ULPB_BENCH_MAX_SIZES]; /* elements per call */
+    int size_count;
+    int rounds; /* at cache-resident sizes; see ulpb_bench_rounds */
+    uint64_t seed;
+    bool progress; /* one line per group on stderr */
+} ulpb_bench_spec;
+
+typedef struct {
+    const ulpb_entry *entry;
+    const ulpb_input_set *inputs;
+    size_t size; /* elements per call */
+    int rounds;
+    uint64_t calls_per_round, elements_per_round; /* as counted by the timing loop */
+    double ns_per_element;     /* median over rounds, wall clock */
+    double cpu_ns_per_element; /* median over rounds, this thread's CPU time */
+    double spread;             /* (P90 - P10) / median of the per-round ns_per_element */
+    int group_first, group_count; /* the results timed in the same rounds, this one included */
+    double ratio[ULPB_BENCH_MAX_GROUP]; /* median over rounds of this throughput / member j's */
+} ulpb_bench_result;
+
+/* Run-wide facts recorded in the JSON context. */
+typedef struct {
+    const char *command, *executable;
+} ulpb_bench_info;
+
+/* Distinct input blocks per round, and the elements one round processes at this size. */
+size_t ulpb_bench_blocks(size_t size);
+uint64_t ulpb_bench_elements_per_round(size_t size);
+/* Rounds at this size: `rounds` when cache-resident, an eighth of them (at least 3) from
+ * ULPB_BENCH_LARGE_SIZE on. */
+int ulpb_bench_rounds(size_t size, int rounds);
+
+/* Elements first .. first + n - 1 of an input set for a seed: uniform in [lo, hi], rounded to
+ * the dtype. The same (seed, set, index) gives the same value in every run. */
+void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
+                       size_t n);
+
+/* Whether the spec names this entry (its op, dtype and implementation), available or not. */
+bool ulpb_bench_selects(const ulpb_bench_spec *spec, const ulpb_entry *e);
+
+/* Times every selected entry this CPU runs. Returns the number of results, stored in a new
+ * array in *results (free() it), or -1 with a message in err. */
+int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, char *err, size_t err_len);
+
+/* Throughput of r relative to implementation `impl` in the same rounds; NAN when not measured. */
+double ulpb_bench_ratio_to(const ulpb_bench_result *results, const ulpb_bench_result *r, const char *impl);
+
+/* Google Benchmark's JSON schema (context + benchmarks[]), one median aggregate per result. */
+cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info, const ulpb_bench_result *results,
+                       int count);
+/* One Markdown table per (op, dtype): implementations by (size, input set). */
+void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_bench_result *results, int count);
+
+#endif

@@ -1,0 +1,140 @@
+/* The benchmark runner's bookkeeping, never its timings: what a round counts, how many rounds
+ * and blocks each size gets, the inputs, the grouping and the same-round ratios. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "omk.h"
+
+static void sizes_blocks_and_rounds(void **state) {
+    (void)state;
+    assert_int_equal(ulpb_bench_blocks(4096), 32); /* 4 Ki cycles through 32 distinct blocks */
+    assert_int_equal(ulpb_bench_blocks(1), 32);
+    assert_int_equal(ulpb_bench_blocks(65536), 2);
+    assert_int_equal(ulpb_bench_blocks(16777216), 1);
+    assert_int_equal(ulpb_bench_elements_per_round(4096), 32 * 4096);
+    assert_int_equal(ulpb_bench_elements_per_round(5000), 26 * 5000);
+    assert_int_equal(ulpb_bench_elements_per_round(16777216), 16777216);
+    assert_int_equal(ulpb_bench_rounds(4096, 41), 41);
+    assert_int_equal(ulpb_bench_rounds(16777216, 41), 5);
+    assert_int_equal(ulpb_bench_rounds(16777216, 9), 3);
+    assert_int_equal(ulpb_bench_rounds(16777216, 2), 2);
+}
+
+static double value_of(ulpb_dtype_id dtype, const void *p, size_t i) {
+    switch (dtype) {
+    case ULPB_DTYPE_f16: return omk_f16_to_f32(((const uint16_t *)p)[i]);
+    case ULPB_DTYPE_bf16: return omk_bf16_to_f32(((const uint16_t *)p)[i]);
+    case ULPB_DTYPE_f32: return ((const float *)p)[i];
+    default: return ((const double *)p)[i];
+    }
+}
+
+/* Inputs stay in their set's range (after rounding to the dtype), spread over it, and depend on
+ * the seed and index only. */
+static void inputs_are_reproducible_and_in_range(void **state) {
+    (void)state;
+    enum { N = 4096 };
+    static double a[N], b[N], c[N];
+    for (size_t k = 0; k < ulpb_input_set_count; k++) {
+        const ulpb_input_set *set = &ulpb_input_sets[k];
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            ulpb_bench_inputs(set, (ulpb_dtype_id)d, 7, 0, a, N);
+            ulpb_bench_inputs(set, (ulpb_dtype_id)d, 7, 100, b, N - 100);
+            assert_memory_equal((char *)a + 100 * ulpb_dtypes[d].bytes, b, (N - 100) * ulpb_dtypes[d].bytes);
+            ulpb_bench_inputs(set, (ulpb_dtype_id)d, 8, 0, c, N);
+            assert_memory_not_equal(a, c, N * ulpb_dtypes[d].bytes);
+            double lo = INFINITY, hi = -INFINITY;
+            for (size_t i = 0; i < N; i++) {
+                const double x = value_of((ulpb_dtype_id)d, a, i);
+                /* rounding to the dtype may step just past the bound */
+                const double slack = 0.01 * (set->hi - set->lo);
+                if (!(x >= set->lo - slack && x <= set->hi + slack))
+                    fail_msg("%s %s: input %zu = %g outside [%g, %g]", set->name, ulpb_dtypes[d].name, i, x, set->lo,
+                             set->hi);
+                lo = fmin(lo, x), hi = fmax(hi, x);
+            }
+            assert_true(lo < set->lo + 0.05 * (set->hi - set->lo) && hi > set->hi - 0.05 * (set->hi - set->lo));
+        }
+    }
+}
+
+/* One result per (entry, size, input set); the loop counts exactly the elements of one pass per
+ * round; members of a group share its rounds; same-round ratios are consistent. */
+static void results_count_what_they_time(void **state) {
+    (void)state;
+    ulpb_bench_spec spec = {.op_mask = 1u << ULPB_OP_cos,
+                            .dtype_mask = (1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_bf16),
+                            .impls = {"omk", "memcpy", "glibc"},
+                            .impl_count = 3,
+                            .sizes = {1, 7, 4096, 5000, 200000},
+                            .size_count = 5,
+                            .rounds = 3,
+                            .seed = 1};
+    ulpb_bench_result *results;
+    char err[256];
+    const int count = ulpb_bench_run(&spec, &results, err, sizeof err);
+    if (count < 0) fail_msg("%s", err);
+    size_t cos_sets = 0;
+    for (size_t k = 0; k < ulpb_input_set_count; k++) cos_sets += ulpb_input_sets[k].op == ULPB_OP_cos;
+    assert_int_equal(count, 2 /* dtypes */ * 3 /* impls */ * 5 /* sizes */ * cos_sets);
+    for (int i = 0; i < count; i++) {
+        const ulpb_bench_result *r = &results[i];
+        assert_true(ulpb_bench_selects(&spec, r->entry));
+        assert_int_equal(r->inputs->op, ULPB_OP_cos);
+        assert_int_equal(r->calls_per_round, ulpb_bench_blocks(r->size));
+        assert_int_equal(r->elements_per_round, ulpb_bench_elements_per_round(r->size));
+        assert_int_equal(r->rounds, 3);
+        assert_true(r->ns_per_element > 0 && r->spread >= 0);
+        assert_int_equal(r->group_count, 3);
+        assert_true(i >= r->group_first && i < r->group_first + r->group_count);
+        for (int m = 0; m < r->group_count; m++) {
+            const ulpb_bench_result *o = &results[r->group_first + m];
+            assert_true(o->size == r->size && o->inputs == r->inputs && o->entry->dtype == r->entry->dtype);
+            /* with an odd number of rounds the median of reciprocals is the reciprocal of the median */
+            const double there = r->ratio[m], back = o->ratio[i - r->group_first];
+            assert_true(fabs(there * back - 1) < 1e-12);
+            if (o == r) assert_true(there == 1.0);
+        }
+        assert_true(ulpb_bench_ratio_to(results, r, r->entry->impl) == 1.0);
+        assert_true(isnan(ulpb_bench_ratio_to(results, r, "sleef-u10-avx2")));
+    }
+    const ulpb_bench_info info = {"ulpbench bench", "ulpbench"};
+    cJSON *doc = ulpb_bench_json(&spec, &info, results, count);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")), count);
+    cJSON_Delete(doc);
+    free(results);
+}
+
+static void rejects_bad_specs(void **state) {
+    (void)state;
+    ulpb_bench_spec spec = {.op_mask = 1, .dtype_mask = 1, .sizes = {0}, .size_count = 1, .rounds = 1};
+    ulpb_bench_result *results;
+    char err[256];
+    assert_int_equal(ulpb_bench_run(&spec, &results, err, sizeof err), -1);
+    assert_non_null(strstr(err, "size 0"));
+    spec.sizes[0] = 16;
+    spec.impls[0] = "no-such-impl";
+    spec.impl_count = 1;
+    assert_int_equal(ulpb_bench_run(&spec, &results, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no registry entry"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sizes_blocks_and_rounds),
+        cmocka_unit_test(inputs_are_reproducible_and_in_range),
+        cmocka_unit_test(results_count_what_they_time),
+        cmocka_unit_test(rejects_bad_specs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,174 @@
+/* The vector peers (libmvec and SLEEF, AVX2 and AVX-512 builds) the CPU runs: against glibc's
+ * scalar functions within the libraries' documented error bounds, their 16-bit wrappers on every
+ * input, and their tails: every length 0..40 against single-element calls, nothing written past n. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "omk.h"
+#include "registry.h"
+
+static bool is_vector_peer(const ulpb_entry *e) {
+    return e->role == ULPB_ROLE_PEER && e->isa != ULPB_ISA_NONE && ulpb_entry_available(e);
+}
+
+/* Maximum error the library documents, in ULP of binary32/binary64: SLEEF names it in the
+ * function (u10, u35); glibc's manual gives 4 ULP for libmvec. */
+static double documented_ulp(const ulpb_entry *e) {
+    if (strncmp(e->impl, "sleef-u10", 9) == 0) return 1.0;
+    if (strncmp(e->impl, "sleef-u35", 9) == 0) return 3.5;
+    if (strncmp(e->impl, "libmvec", 7) == 0) return 4.0;
+    fail_msg("no documented bound for %s", e->impl);
+    return 0;
+}
+
+/* Distance in representable values of two finite values (-0 and +0 coincide). */
+static uint64_t steps_between(uint64_t a, uint64_t b, int bits) {
+    const uint64_t sign = 1ull << (bits - 1);
+    const uint64_t oa = (a & sign) ? sign - (a & (sign - 1)) : sign + a;
+    const uint64_t ob = (b & sign) ? sign - (b & (sign - 1)) : sign + b;
+    return oa > ob ? oa - ob : ob - oa;
+}
+
+static uint64_t bits_at(const void *p, size_t bytes, size_t i) {
+    uint64_t v = 0;
+    memcpy(&v, (const unsigned char *)p + i * bytes, bytes);
+    return v;
+}
+
+static bool is_nan_bits(uint64_t b, ulpb_dtype_id dtype) {
+    switch (dtype) {
+    case ULPB_DTYPE_f16: return (b & 0x7fff) > 0x7c00;
+    case ULPB_DTYPE_bf16: return (b & 0x7fff) > 0x7f80;
+    case ULPB_DTYPE_f32: return (b & 0x7fffffff) > 0x7f800000;
+    default: return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    }
+}
+
+static bool is_subnormal_bits(uint64_t b, ulpb_dtype_id dtype) {
+    const uint64_t magnitude = b & 0x7fff;
+    return magnitude != 0 && (dtype == ULPB_DTYPE_f16 ? magnitude < 0x0400 : magnitude < 0x0080);
+}
+
+/* Fills x with n inputs of (op, dtype) for the comparison: every pattern for 16-bit types;
+ * otherwise the benchmark sets of the op and the special values. */
+static size_t comparison_inputs(ulpb_op_id op, ulpb_dtype_id dtype, void *x, size_t capacity) {
+    const size_t bytes = ulpb_dtypes[dtype].bytes;
+    if (bytes == 2) {
+        for (size_t i = 0; i < 65536; i++) ((uint16_t *)x)[i] = (uint16_t)i;
+        return 65536;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < ulpb_input_set_count; k++) {
+        if (ulpb_input_sets[k].op != op) continue;
+        ulpb_bench_inputs(&ulpb_input_sets[k], dtype, 99, 0, (unsigned char *)x + n * bytes, 2000);
+        n += 2000;
+    }
+    const double specials[] = {0.0, -0.0, NAN, INFINITY, -INFINITY, 1.0, -1.0, 1.5, -2.0, 1e-30, -1e-30, 0.5, -0.5};
+    for (size_t i = 0; i < sizeof specials / sizeof *specials && n < capacity; i++, n++) {
+        if (dtype == ULPB_DTYPE_f32) ((float *)x)[n] = (float)specials[i];
+        else ((double *)x)[n] = specials[i];
+    }
+    return n;
+}
+
+static void agree_with_glibc_within_documented_bounds(void **state) {
+    (void)state;
+    enum { CAPACITY = 65536 };
+    unsigned char *x = malloc(CAPACITY * 8), *want = malloc(CAPACITY * 8), *got = malloc(CAPACITY * 8);
+    assert_non_null(x);
+    int checked = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *peer = &ulpb_entries[e];
+        if (!is_vector_peer(peer)) continue;
+        const ulpb_entry *glibc = ulpb_entry_find("glibc", peer->op, peer->dtype);
+        assert_non_null(glibc);
+        const size_t bytes = ulpb_dtypes[peer->dtype].bytes;
+        const size_t n = comparison_inputs(peer->op, peer->dtype, x, CAPACITY);
+        glibc->fn(x, want, n);
+        peer->fn(x, got, n);
+        /* both round a binary32 result that is within the bounds to the narrow type */
+        const uint64_t allowed = bytes == 2 ? 1 : (uint64_t)(documented_ulp(peer) + 1.0);
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t w = bits_at(want, bytes, i), g = bits_at(got, bytes, i);
+            if (is_nan_bits(w, peer->dtype) || is_nan_bits(g, peer->dtype)) {
+                if (is_nan_bits(w, peer->dtype) != is_nan_bits(g, peer->dtype))
+                    fail_msg("%s %s %s: input 0x%llx gives 0x%llx, glibc 0x%llx", peer->impl, ulpb_ops[peer->op].name,
+                             ulpb_dtypes[peer->dtype].name, (unsigned long long)bits_at(x, bytes, i),
+                             (unsigned long long)g, (unsigned long long)w);
+                continue;
+            }
+            /* vcvtneps2bf16 flushes subnormal results to zero, as documented in the registry */
+            if (peer->isa == ULPB_ISA_AVX512_BF16 && is_subnormal_bits(w, peer->dtype) && (g & 0x7fff) == 0) continue;
+            if (steps_between(w, g, (int)bytes * 8) > allowed)
+                fail_msg("%s %s %s: input 0x%llx gives 0x%llx, glibc 0x%llx (more than %llu apart)", peer->impl,
+                         ulpb_ops[peer->op].name, ulpb_dtypes[peer->dtype].name,
+                         (unsigned long long)bits_at(x, bytes, i), (unsigned long long)g, (unsigned long long)w,
+                         (unsigned long long)allowed);
+        }
+        checked++;
+    }
+    free(x), free(want), free(got);
+    if (checked == 0) skip(); /* a CPU without AVX2 */
+}
+
+/* asin of the smallest bfloat16 subnormal: only the vcvtneps2bf16 rows flush it; the f16
+ * conversions keep subnormals. */
+static void subnormal_results_flushed_only_by_vcvtneps2bf16(void **state) {
+    (void)state;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *peer = &ulpb_entries[e];
+        if (!is_vector_peer(peer) || peer->op != ULPB_OP_asin || ulpb_dtypes[peer->dtype].bytes != 2) continue;
+        const uint16_t x[2] = {0x0001, 0x8001};
+        uint16_t y[2];
+        peer->fn(x, y, 2);
+        const bool flushes = peer->isa == ULPB_ISA_AVX512_BF16;
+        assert_int_equal(y[0], flushes ? 0x0000 : 0x0001);
+        assert_int_equal(y[1], flushes ? 0x8000 : 0x8001);
+    }
+}
+
+static void tails_match_single_calls(void **state) {
+    (void)state;
+    enum { MAX_N = 40, GUARD = 32 };
+    unsigned char x[(MAX_N + GUARD) * 8], y[(MAX_N + GUARD) * 8], one[8];
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *peer = &ulpb_entries[e];
+        if (!is_vector_peer(peer)) continue;
+        const size_t bytes = ulpb_dtypes[peer->dtype].bytes;
+        /* inside the natural domain: SLEEF picks one reduction per vector from its largest lane */
+        const ulpb_input_set domain = {"domain", peer->op, ulpb_ops[peer->op].domain_lo, ulpb_ops[peer->op].domain_hi,
+                                       ""};
+        ulpb_bench_inputs(&domain, peer->dtype, 5, 0, x, MAX_N);
+        for (size_t n = 0; n <= MAX_N; n++) {
+            memset(y, 0xa5, sizeof y);
+            peer->fn(x, y, n);
+            for (size_t i = n * bytes; i < sizeof y; i++)
+                if (y[i] != 0xa5) fail_msg("%s %s %s: n=%zu wrote byte %zu", peer->impl, ulpb_ops[peer->op].name,
+                                           ulpb_dtypes[peer->dtype].name, n, i);
+            for (size_t i = 0; i < n; i++) {
+                peer->fn(x + i * bytes, one, 1);
+                if (memcmp(one, y + i * bytes, bytes) != 0)
+                    fail_msg("%s %s %s: n=%zu element %zu differs from a single call", peer->impl,
+                             ulpb_ops[peer->op].name, ulpb_dtypes[peer->dtype].name, n, i);
+            }
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(agree_with_glibc_within_documented_bounds),
+        cmocka_unit_test(subnormal_results_flushed_only_by_vcvtneps2bf16),
+        cmocka_unit_test(tails_match_single_calls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
