@@ -108,10 +108,10 @@ static double asin_f64_elem(double x) {
 static inline double asin_f32_fast(double x) {
     const double ax = fabs(x);
     const double z = x * x;
-    const double small = fma(x * z, omk_horner(z, K_ASIN_POLY_SHORT, K_ASIN_POLY_SHORT_COUNT), x);
+    const double small = fma(x * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), x);
     const double w = 0.5 * (1.0 - ax);
     const double s = sqrt(w);
-    const double asin_s = fma(s * w, omk_horner(w, K_ASIN_POLY_SHORT, K_ASIN_POLY_SHORT_COUNT), s);
+    const double asin_s = fma(s * w, omk_horner(w, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), s);
     const double large = fma(-2.0, asin_s, K_PIO2_HI) + K_PIO2_LO;
     const uint64_t take_small = 0 - (uint64_t)(ax < 0.5);
     const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
@@ -124,12 +124,22 @@ static float asin_f32_accurate(float x) {
     return omk_round_dd_to_float(y, tail);
 }
 
+/* Lanes the array loops hand to the general path. */
+static inline int asin_f64_redo(double x, double approx) {
+    (void)approx;
+    return asin_needs_slow_path(x);
+}
+
+static inline int asin_f32_redo(float x, double approx) {
+    return asin_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);
+}
+
 void OMK_ISA_NAME(omk_asin_f64)(const double *x, double *y, size_t n) {
-    OMK_F64_ARRAY_LOOP(x, y, n, asin_f64_fast, asin_needs_slow_path, asin_f64_elem)
+    OMK_ARRAY_LOOP(double, x, y, n, asin_f64_fast, asin_f64_redo, asin_f64_elem)
 }
 
 void OMK_ISA_NAME(omk_asin_f32)(const float *x, float *y, size_t n) {
-    OMK_F32_ARRAY_LOOP(x, y, n, asin_f32_fast, asin_needs_slow_path, asin_f32_accurate)
+    OMK_ARRAY_LOOP(float, x, y, n, asin_f32_fast, asin_f32_redo, asin_f32_accurate)
 }
 
 /* Direct evaluation: builds the lookup table (table16.c). */

@@ -3,7 +3,7 @@
  *
  * On |x| <= 1/2, with z = x^2 and binary64 coefficients (Sollya fpminimax):
  *   asin x ~ x + x^3 A(z),  A(z) = K_ASIN_POLY[0] + K_ASIN_POLY[1] z + ...
- * (likewise for K_ASIN_POLY_SHORT). Errors are rigorous bounds (Sollya supnorm) on the relative
+ * (likewise for K_ASIN_POLY_F32). Errors are rigorous bounds (Sollya supnorm) on the relative
  * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_ASIN_POLY_H
 #define OMK_ASIN_POLY_H
@@ -28,23 +28,19 @@ static const double K_ASIN_POLY[] = {
 };
 #define K_ASIN_POLY_COUNT 14
 
-/* K_ASIN_POLY_SHORT: A(z) for asin x, 13 coefficients (degree 12 in z = x^2, 27 in x).
-   Relative error of the whole approximation <= 2^-59.86 (target 2^-56.00; with 12 coefficients: 2^-55.89). */
-static const double K_ASIN_POLY_SHORT[] = {
-    0x1.5555555555577p-3,
-    0x1.333333332e133p-4,
-    0x1.6db6db721247bp-5,
-    0x1.f1c71a95002fbp-6,
-    0x1.6e8bdedebf9dfp-6,
-    0x1.1c49f077d5bc7p-6,
-    0x1.ca1f8af1f0a3ap-7,
-    0x1.75859dad05d79p-7,
-    0x1.613c1e6ed73f2p-7,
-    0x1.e5fbe88dfba57p-9,
-    0x1.639a894e228e8p-6,
-    -0x1.57fad0deac45ep-6,
-    0x1.0b45e9f72edb3p-5,
+/* K_ASIN_POLY_F32: A(z) for asin x, 9 coefficients (degree 8 in z = x^2, 19 in x).
+   Relative error of the whole approximation <= 2^-43.93 (target 2^-43.00; with 8 coefficients: 2^-39.90). */
+static const double K_ASIN_POLY_F32[] = {
+    0x1.555555565a9bdp-3,
+    0x1.333331f267aacp-4,
+    0x1.6db762b50945dp-5,
+    0x1.f1ab4338fc66dp-6,
+    0x1.7027ec1c4131dp-6,
+    0x1.0e116221cf667p-6,
+    0x1.30da3dec40abp-6,
+    -0x1.6ff28353c0364p-9,
+    0x1.056f90aaf02f1p-5,
 };
-#define K_ASIN_POLY_SHORT_COUNT 13
+#define K_ASIN_POLY_F32_COUNT 9
 
 #endif

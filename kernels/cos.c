@@ -184,18 +184,20 @@ static double cos_f64_elem(double x) {
     return cos_f64_dd(x, &tail);
 }
 
-/* binary32: binary64 arithmetic with the short polynomials and a three-part pi/2 (relative error
- * below 2^-49 for |x| < 2^20); a result too close to a binary32 rounding boundary for that bound
- * is redone through cos_f64_dd and rounded from its double-double. */
+/* binary32: cos |x| = (-1)^(k+1) sin r with r = |x| - (2k+1) pi/2, |r| <= pi/2, so one odd
+ * polynomial serves every lane (no per-lane selection). binary64 arithmetic with pi/2 as a
+ * double-double through two fmas, relative error below 2^-43.5 for |x| < 2^20.
+ * A result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
+ * rounded from its double-double. */
 static inline double cos_f32_fast(double x) {
     const double ax = fabs(x);
-    const double k_shifted = ax * K_TWO_OVER_PI + 0x1.8p52;
-    const double k = k_shifted - 0x1.8p52;
-    const double r = ((ax - k * K_PIO2_1) - k * K_PIO2_2) - k * K_PIO2_3; /* k*K_PIO2_1, k*K_PIO2_2 exact */
+    const double k_shifted = (ax * K_ONE_OVER_PI - 0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
+    const double j = 2.0 * (k_shifted - 0x1.8p52) + 1.0;           /* odd multiple of pi/2 */
+    const double r = fma(-j, K_PIO2_LO, fma(-j, K_PIO2_HI, ax)); /* the inner fma is exact up to one rounding of r + j K_PIO2_LO */
     const double z = r * r;
-    const double c = fma(z, fma(z, omk_horner(z, K_COS_POLY_SHORT, K_COS_POLY_SHORT_COUNT), -0.5), 1.0);
-    const double s = fma(r * z, omk_horner(z, K_SIN_POLY_SHORT, K_SIN_POLY_SHORT_COUNT), r);
-    return select_quadrant(k_shifted, c, s);
+    const double y = fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
+    const uint64_t k_even = ~omk_bits64(k_shifted) & 1;
+    return omk_double_from_bits(omk_bits64(y) ^ (k_even << 63));
 }
 
 static float cos_f32_accurate(float x) {
@@ -204,12 +206,22 @@ static float cos_f32_accurate(float x) {
     return omk_round_dd_to_float(y, tail);
 }
 
+/* Lanes the array loops hand to the general path. */
+static inline int cos_f64_redo(double x, double approx) {
+    (void)approx;
+    return cos_needs_slow_path(x);
+}
+
+static inline int cos_f32_redo(float x, double approx) {
+    return cos_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);
+}
+
 void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) {
-    OMK_F64_ARRAY_LOOP(x, y, n, cos_f64_fast, cos_needs_slow_path, cos_f64_elem)
+    OMK_ARRAY_LOOP(double, x, y, n, cos_f64_fast, cos_f64_redo, cos_f64_elem)
 }
 
 void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) {
-    OMK_F32_ARRAY_LOOP(x, y, n, cos_f32_fast, cos_needs_slow_path, cos_f32_accurate)
+    OMK_ARRAY_LOOP(float, x, y, n, cos_f32_fast, cos_f32_redo, cos_f32_accurate)
 }
 
 /* Direct evaluation: builds the lookup table (table16.c). */

@@ -4,7 +4,7 @@
  * On |r| <= pi/4 * 1.0001, with z = r^2 and binary64 coefficients (Sollya fpminimax):
  *   cos r ~ 1 - r^2/2 + r^4 C(z),  C(z) = K_COS_POLY[0] + K_COS_POLY[1] z + ...
  *   sin r ~ r + r^3 S(z),          S(z) = K_SIN_POLY[0] + K_SIN_POLY[1] z + ...
- * (likewise for the _SHORT variants). Errors are rigorous bounds (Sollya supnorm) on the relative
+ * K_SIN_POLY_F32: the same form for sin on |r| <= pi/2 * 1.0001. Errors are rigorous bounds (Sollya supnorm) on the relative
  * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_COS_POLY_H
 #define OMK_COS_POLY_H
@@ -38,29 +38,16 @@ static const double K_SIN_POLY[] = {
 };
 #define K_SIN_POLY_COUNT 10
 
-/* K_COS_POLY_SHORT: C(z) for cos r, 6 coefficients (degree 5 in z = r^2, 14 in r).
-   Relative error of the whole approximation <= 2^-63.92 (target 2^-58.00; with 5 coefficients: 2^-53.26). */
-static const double K_COS_POLY_SHORT[] = {
-    0x1.555555555554bp-5,
-    -0x1.6c16c16c15017p-10,
-    0x1.a01a019c8f66bp-16,
-    -0x1.27e4f7f1c1054p-22,
-    0x1.1ee9dbec7010ap-29,
-    -0x1.8fa6917123386p-37,
+/* K_SIN_POLY_F32: S(z) for sin r, |r| <= pi/2 (binary32 path), 6 coefficients (degree 5 in z = r^2, 13 in r).
+   Relative error of the whole approximation <= 2^-43.72 (target 2^-43.00; with 5 coefficients: 2^-35.30). */
+static const double K_SIN_POLY_F32[] = {
+    -0x1.55555555470f9p-3,
+    0x1.1111110a53d5bp-7,
+    -0x1.a019fd586f49ep-13,
+    0x1.71dcf81a50c9ep-19,
+    -0x1.ae03ee6ceb401p-26,
+    0x1.52db3368857afp-33,
 };
-#define K_COS_POLY_SHORT_COUNT 6
-
-/* K_SIN_POLY_SHORT: S(z) for sin r, 7 coefficients (degree 6 in z = r^2, 15 in r).
-   Relative error of the whole approximation <= 2^-63.22 (target 2^-58.00; with 6 coefficients: 2^-57.87). */
-static const double K_SIN_POLY_SHORT[] = {
-    -0x1.5555555555555p-3,
-    0x1.1111111111069p-7,
-    -0x1.a01a019ffe47ap-13,
-    0x1.71de3a3387325p-19,
-    -0x1.ae642c14a1e2ap-26,
-    0x1.6109898e8f872p-33,
-    -0x1.9fddbf6bbce08p-41,
-};
-#define K_SIN_POLY_SHORT_COUNT 7
+#define K_SIN_POLY_F32_COUNT 6
 
 #endif
