@@ -1,21 +1,24 @@
 /* omk cos for binary64, binary32, binary16 and bfloat16.
  *
- * Method (one algorithm, evaluated in binary64 with a double-double reduced argument):
- *   1. |x| < 2^-27: cos x rounds to 1. inf/NaN: NaN.
- *   2. Reduction x = k*pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
- *      |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
- *                  exact products and error-free sums, so r carries ~100 correct bits;
- *      |x| >= 2^20: Payne-Hanek, |x| * 2/pi mod 4 in 128-bit integer arithmetic from 256 bits
- *                  of 2/pi, which keeps >= 60 significant bits for the closest binary64 to a
- *                  multiple of pi/2 (|r| ~ 2^-61).
- *   3. cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2) with the first terms summed
- *      error-free and the r_lo correction applied (cos_poly.h, from cos.sollya: relative
- *      approximation errors below 2^-64).
- * Narrower types widen exactly, run the binary64 path and round once (16-bit: directly from
- * binary64, never through binary32, which would round twice).
- *
- * Measured error: binary16/bfloat16 correctly rounded on all 65,536 inputs; binary32 and
- * binary64 figures in README.md. Reproduce: ulpbench accuracy --op cos --dtype all
+ * binary64 (cos_f64_fast for |x| < 2^20, vectorized; cos_f64_dd for the rest):
+ *   Reduction x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo as a double-double:
+ *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
+ *                 exact products and error-free sums (~100 correct bits);
+ *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
+ *                 2/pi (>= 60 significant bits even for the binary64 closest to a multiple of
+ *                 pi/2, |r| ~ 2^-61).
+ *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2) (cos_poly.h from cos.sollya: relative
+ *   errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
+ *   error-free, so the final rounding dominates; both are evaluated and the quadrant selects.
+ *   Measured: max 0.501 ULP, ~0.01% misrounded (ulpbench accuracy --op cos --dtype f64).
+ * binary32 (cos_f32_fast for |x| < 2^20, vectorized): cos |x| = -+sin(|x| - (2k+1) pi/2) with one
+ *   odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in binary64; a result within
+ *   OMK_F32_GUARD of a binary32 rounding boundary, or |x| >= 2^20, is redone through cos_f64_dd and
+ *   rounded from its double-double. Correctly rounded on every input (f32_guard_check).
+ * binary16, bfloat16: table lookup (table16.c), the table filled from the binary64
+ *   result rounded once (never through binary32, which rounds twice). Correctly rounded on all 65,536 inputs
+ *   (ulpbench accuracy --op cos --dtype f16, bf16; checked by ctest).
+ * Special values: NaN -> quiet NaN, +-inf -> NaN, +-0 -> 1.
  */
 #include <stdint.h>
 
