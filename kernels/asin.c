@@ -24,77 +24,65 @@
 #include "omk_table16.h"
 #include "trig_reduce.h"
 
-/* v^3 A(z) for v^2 = z, v = v_hi + v_lo, z + z_err exact: the two leading terms v^3 A0 (up to
- * v/24) and v^5 A1 (up to 0.005 v) as double-doubles (returned, and in *next), the rest in
- * *rest. */
-typedef struct {
-    double lead, lead_err, next, next_err, rest;
-} cube_terms;
-
-static inline cube_terms cube_series(double v_hi, double v_lo, double z, double z_err) {
-    cube_terms t;
-    const double vz = v_hi * z;
-    const double vz_err = fma(v_hi, z, -vz) + (v_hi * z_err + v_lo * z); /* v^3 */
-    t.lead = vz * K_ASIN_POLY[0];
-    t.lead_err = fma(vz, K_ASIN_POLY[0], -t.lead) + vz_err * K_ASIN_POLY[0];
-    const double fifth = vz * z;
-    const double fifth_err = fma(vz, z, -fifth) + (vz_err * z + vz * z_err); /* v^5 */
-    t.next = fifth * K_ASIN_POLY[1];
-    t.next_err = fma(fifth, K_ASIN_POLY[1], -t.next) + fifth_err * K_ASIN_POLY[1];
-    t.rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
-    return t;
-}
-
-/* |x| < 1/2: x + x^3 A(x^2) = result + *tail. */
-static inline double asin_small(double x, double *tail) {
-    double err1, err2;
-    const double z = x * x;
-    const cube_terms t = cube_series(x, 0.0, z, fma(x, x, -z));
-    const double sum1 = omk_two_sum(x, t.lead, &err1);
-    const double sum = omk_two_sum(sum1, t.next, &err2);
-    const double small = (err1 + err2) + ((t.lead_err + t.next_err) + t.rest);
-    const double y = sum + small;
-    *tail = small - (y - sum);
-    return y;
-}
-
-/* 1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin(s), s = sqrt((1 - |x|)/2) = result + *tail. */
-static inline double asin_large(double ax, double *tail) {
-    double err1, err2;
-    const double w = 0.5 * (1.0 - ax); /* exact (Sterbenz) */
+/* asin |x| for |x| < 1 = result + *tail, both branches through one shape H + m asin_tail(v):
+ *   |x| < 1/2:  v = |x|,                    H = 0 + |x|,       m = 1;
+ *   otherwise:  v = s = sqrt((1 - |x|)/2),  H = pi/2 - 2s,     m = -2,
+ * with asin v = v + v^3 A(v^2). (1 - |x|)/2 is exact and s is corrected to double-double with one
+ * fma; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed error-free, so
+ * the final rounding dominates. Lanes select their inputs by mask (large: all ones) and then run
+ * the same operations. */
+static inline double asin_core(double ax, uint64_t large, double *tail) {
+    const double w = 0.5 * (1.0 - ax); /* exact (Sterbenz) for |x| >= 1/2 */
     const double s = sqrt(w);
     const double s_corr = fma(-s, s, w) / (s + s); /* sqrt(w) = s + s_corr + O(2^-106) */
-    const cube_terms t = cube_series(s, s_corr, w, 0.0);
     const double head = K_PIO2_HI - 2.0 * s;
     const double head_err = (K_PIO2_HI - head) - 2.0 * s; /* exact: K_PIO2_HI >= 2s */
-    const double sum1 = omk_two_sum(head, -2.0 * t.lead, &err1);
-    const double sum = omk_two_sum(sum1, -2.0 * t.next, &err2);
-    const double small =
-        (head_err + (err1 + err2)) + (K_PIO2_LO - 2.0 * (s_corr + (t.lead_err + t.next_err) + t.rest));
+    const double ax2 = ax * ax;
+
+    const double v = omk_select(large, s, ax), v_lo = omk_select(large, s_corr, 0.0);
+    const double z = omk_select(large, w, ax2), z_err = omk_select(large, 0.0, fma(ax, ax, -ax2));
+    const double h_hi = omk_select(large, head, ax);
+    const double h_lo = omk_select(large, head_err + (K_PIO2_LO - 2.0 * s_corr), 0.0);
+    const double m = omk_select(large, -2.0, 1.0);
+
+    const double vz = v * z;
+    const double vz_err = fma(v, z, -vz) + (v * z_err + v_lo * z); /* v^3 */
+    const double lead = vz * K_ASIN_POLY[0];
+    const double lead_err = fma(vz, K_ASIN_POLY[0], -lead) + vz_err * K_ASIN_POLY[0];
+    const double fifth = vz * z;
+    const double fifth_err = fma(vz, z, -fifth) + (vz_err * z + vz * z_err); /* v^5 */
+    const double next = fifth * K_ASIN_POLY[1];
+    const double next_err = fma(fifth, K_ASIN_POLY[1], -next) + fifth_err * K_ASIN_POLY[1];
+    const double rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
+
+    double err1, err2;
+    const double sum1 = omk_two_sum(h_hi, m * lead, &err1); /* m * lead exact: m = 1 or -2 */
+    const double sum = omk_two_sum(sum1, m * next, &err2);
+    const double small = (h_lo + (err1 + err2)) + m * ((lead_err + next_err) + rest);
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;
 }
+
+static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t)!(ax < 0.5); }
 
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < 1.0); }
 
-/* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it: both
- * branches are evaluated and selected with integer masks. Other inputs are redone by
- * asin_f64_dd. */
+/* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it.
+ * Other inputs are redone by asin_f64_dd. */
 static inline double asin_f64_fast(double x) {
     double unused;
-    const double small = asin_small(x, &unused), large = asin_large(fabs(x), &unused);
-    const uint64_t take_small = 0 - (uint64_t)(fabs(x) < 0.5);
-    const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
-    return copysign(omk_double_from_bits(y), x);
+    const double ax = fabs(x);
+    return copysign(asin_core(ax, asin_large_mask(ax), &unused), x);
 }
 
-/* asin x = result + *tail to ~2^-60 relative, for every x; the result equals asin_f64_fast's. */
+/* asin x = result + *tail to ~2^-62 relative, for every x; the result equals asin_f64_fast's. */
 static double asin_f64_dd(double x, double *tail) {
     *tail = 0.0;
     if (!asin_needs_slow_path(x)) {
-        const double y = fabs(x) < 0.5 ? asin_small(x, tail) : asin_large(fabs(x), tail);
-        if (signbit(x) != signbit(y)) *tail = -*tail;
+        const double ax = fabs(x);
+        const double y = asin_core(ax, asin_large_mask(ax), tail);
+        if (signbit(x)) *tail = -*tail;
         return copysign(y, x);
     }
     if (fabs(x) == 1.0) return copysign(K_PIO2_HI, x);

@@ -95,78 +95,68 @@ static reduced_arg reduce_payne_hanek(double ax) {
     return r;
 }
 
-/* cos(hi + lo) ~ cos(hi) - lo*sin(hi). 1 - hi^2/2 and the next terms hi^4 C0 (up to 0.016) and
- * hi^6 C1 (up to 0.0003) are kept in double-double and summed error-free, so one final rounding
- * dominates the error. */
-static inline double cos_reduced(double hi, double lo, double *tail) {
+/* cos(hi + lo) where odd is 0, sin(hi + lo) where odd is all ones, through one shape
+ *   A + B (c0 + c1 z + z^2 P(z)),  z = hi^2:
+ *   cos: A = 1 - z/2 - lo sin(hi), B = hi^4, c = K_COS_POLY;
+ *   sin: A = hi + lo cos(hi),      B = hi^3, c = K_SIN_POLY.
+ * A, B c0 (up to 0.1 of the result) and B z c1 (up to 0.003) are double-doubles summed
+ * error-free, so the final rounding dominates the error. Lanes pick their coefficients by mask,
+ * so a vector evaluates one polynomial whatever its quadrants. */
+_Static_assert(K_SIN_POLY_COUNT >= K_COS_POLY_COUNT, "cos coefficients are padded to sin's count");
+static inline double trig_reduced(double hi, double lo, uint64_t odd, double *tail) {
     const double z = hi * hi;
     const double z_err = fma(hi, hi, -z);
     const double half_z = 0.5 * z;
     const double w = 1.0 - half_z;
-    const double w_err = (1.0 - w) - half_z; /* exact: 1 >= half_z */
-    const double zz = z * z;
-    const double zz_err = fma(z, z, -zz) + 2.0 * z * z_err; /* hi^4 = zz + zz_err */
-    const double lead = zz * K_COS_POLY[0];
-    const double lead_err = fma(zz, K_COS_POLY[0], -lead) + zz_err * K_COS_POLY[0];
-    const double sixth = zz * z;
-    const double sixth_err = fma(zz, z, -sixth) + (zz_err * z + zz * z_err); /* hi^6 */
-    const double next = sixth * K_COS_POLY[1];
-    const double next_err = fma(sixth, K_COS_POLY[1], -next) + sixth_err * K_COS_POLY[1];
-    const double rest = (sixth * z) * omk_horner(z, K_COS_POLY + 2, K_COS_POLY_COUNT - 2);
+    const double cos_a_lo = ((1.0 - w) - half_z) - fma(0.5, z_err, (hi * lo) * fma(z, -1.0 / 6.0, 1.0));
+    const double sin_a_lo = lo * fma(z, fma(z, 1.0 / 24.0, -0.5), 1.0);
+    const double a_hi = omk_select(odd, hi, w), a_lo = omk_select(odd, sin_a_lo, cos_a_lo);
+
+    const double b_base = omk_select(odd, hi, z), b_base_err = omk_select(odd, 0.0, z_err);
+    const double b = b_base * z; /* hi^3 or hi^4 */
+    const double b_err = fma(b_base, z, -b) + (b_base * z_err + b_base_err * z);
+    const double c0 = omk_select(odd, K_SIN_POLY[0], K_COS_POLY[0]);
+    const double c1 = omk_select(odd, K_SIN_POLY[1], K_COS_POLY[1]);
+    const double lead = b * c0;
+    const double lead_err = fma(b, c0, -lead) + b_err * c0;
+    const double bz = b * z;
+    const double bz_err = fma(b, z, -bz) + (b_err * z + b * z_err);
+    const double next = bz * c1;
+    const double next_err = fma(bz, c1, -next) + bz_err * c1;
+
+    /* P from coefficient 2 up; cos's shorter table reads as zeros at the top, which Horner's
+     * fma(0, z, c) = c turns into an exact start. */
+    double p = omk_select(odd, K_SIN_POLY[K_SIN_POLY_COUNT - 1], K_SIN_POLY_COUNT == K_COS_POLY_COUNT ? K_COS_POLY[K_COS_POLY_COUNT - 1] : 0.0);
+#pragma GCC unroll 16
+    for (int j = K_SIN_POLY_COUNT - 2; j >= 2; j--)
+        p = fma(p, z, omk_select(odd, K_SIN_POLY[j], j < K_COS_POLY_COUNT ? K_COS_POLY[j] : 0.0));
+    const double rest = (bz * z) * p;
+
     double err1, err2;
-    const double sum1 = omk_two_sum(w, lead, &err1);
+    const double sum1 = omk_two_sum(a_hi, lead, &err1);
     const double sum = omk_two_sum(sum1, next, &err2);
-    const double lo_term = (hi * lo) * fma(z, -1.0 / 6.0, 1.0); /* lo * sin(hi) */
-    const double small = ((err1 + err2) + w_err) + (((lead_err + next_err) + rest) - fma(0.5, z_err, lo_term));
+    const double small = (err1 + err2) + (a_lo + ((lead_err + next_err) + rest));
     const double y = sum + small;
     *tail = small - (y - sum);
     return y;
 }
 
-/* sin(hi + lo) ~ sin(hi) + lo*(1 - hi^2/2 + hi^4/24). The two leading corrections hi^3 S0 (up to 0.1 hi)
- * and hi^5 S1 (up to 0.003 hi) are formed in double-double and added to hi error-free, so one
- * rounding dominates the error. */
-static inline double sin_reduced(double hi, double lo, double *tail) {
-    const double z = hi * hi;
-    const double z_err = fma(hi, hi, -z);
-    const double cube = hi * z;
-    const double cube_err = fma(hi, z, -cube) + hi * z_err; /* hi^3 = cube + cube_err */
-    const double lead = cube * K_SIN_POLY[0];
-    const double lead_err = fma(cube, K_SIN_POLY[0], -lead) + cube_err * K_SIN_POLY[0];
-    const double fifth = cube * z;
-    const double fifth_err = fma(cube, z, -fifth) + (cube_err * z + cube * z_err); /* hi^5 */
-    const double next = fifth * K_SIN_POLY[1];
-    const double next_err = fma(fifth, K_SIN_POLY[1], -next) + fifth_err * K_SIN_POLY[1];
-    const double rest = (fifth * z) * omk_horner(z, K_SIN_POLY + 2, K_SIN_POLY_COUNT - 2);
-    double err1, err2;
-    const double sum1 = omk_two_sum(hi, lead, &err1);
-    const double sum = omk_two_sum(sum1, next, &err2);
-    const double small = (err1 + err2) + ((lead_err + next_err) + fma(lo, fma(z, fma(z, 1.0 / 24.0, -0.5), 1.0), rest));
-    const double y = sum + small;
-    *tail = small - (y - sum);
-    return y;
-}
-
-/* Quadrant selection with integer masks (they vectorize everywhere): odd quadrants take sin,
- * quadrants 1 and 2 negate. k_shifted holds the integer k in its low mantissa bits. */
-static inline double select_quadrant(double k_shifted, double c, double s) {
-    const uint64_t k = omk_bits64(k_shifted);
-    const uint64_t odd = 0 - (k & 1);
-    return omk_double_from_bits(((omk_bits64(s) & odd) | (omk_bits64(c) & ~odd)) ^ (((k + 1) & 2) << 62));
-}
+/* Quadrant k (low bits of k_shifted): odd quadrants take sin, quadrants 1 and 2 negate. */
+static inline uint64_t quadrant_odd_mask(uint64_t k) { return 0 - (k & 1); }
+static inline uint64_t quadrant_sign(uint64_t k) { return ((k + 1) & 2) << 62; }
 
 static inline int cos_needs_slow_path(double x) { return !(fabs(x) < 0x1p20); }
 
 /* Branch-free binary64 cos for |x| < 2^20, written so that compilers vectorize a loop over it;
- * other inputs give garbage here and are redone by cos_f64_dd. Both polynomials are evaluated
- * and the quadrant selects (cheaper than diverging lanes). */
+ * other inputs give garbage here and are redone by cos_f64_dd. */
 static inline double cos_f64_fast(double x) {
     double hi, lo, unused;
-    const double k = reduce_cody_waite(fabs(x), &hi, &lo);
-    return select_quadrant(k, cos_reduced(hi, lo, &unused), sin_reduced(hi, lo, &unused));
+    const uint64_t k = omk_bits64(reduce_cody_waite(fabs(x), &hi, &lo));
+    const double y = trig_reduced(hi, lo, quadrant_odd_mask(k), &unused);
+    return omk_double_from_bits(omk_bits64(y) ^ quadrant_sign(k));
 }
 
-/* cos x = result + *tail to ~2^-60 relative, for every x; the result equals cos_f64_fast's. */
+/* cos x = result + *tail to ~2^-62 relative, for every x; the result equals cos_f64_fast's. */
 static double cos_f64_dd(double x, double *tail) {
     *tail = 0.0;
     if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
@@ -176,8 +166,8 @@ static double cos_f64_dd(double x, double *tail) {
     } else {
         r = reduce_payne_hanek(fabs(x));
     }
-    const double y = (r.quadrant & 1) ? sin_reduced(r.hi, r.lo, tail) : cos_reduced(r.hi, r.lo, tail);
-    if (((r.quadrant + 1) & 2) == 0) return y;
+    const double y = trig_reduced(r.hi, r.lo, quadrant_odd_mask(r.quadrant), tail);
+    if (!quadrant_sign(r.quadrant)) return y;
     *tail = -*tail;
     return -y;
 }

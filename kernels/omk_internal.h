@@ -66,6 +66,12 @@ static inline float omk_float_from_bits(uint32_t u) {
     return x;
 }
 
+/* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
+ * compiler would not turn a data-dependent branch into a blend. */
+static inline double omk_select(uint64_t mask, double if_set, double if_clear) {
+    return omk_double_from_bits((omk_bits64(if_set) & mask) | (omk_bits64(if_clear) & ~mask));
+}
+
 /* Error-free sum (Knuth): a + b = s + err exactly. */
 static inline double omk_two_sum(double a, double b, double *err) {
     const double s = a + b;
