@@ -56,6 +56,18 @@ cJSON *ulpb_environment_json(void) {
     return env;
 }
 
+/* {"input_bits", "got", "expected"} of one input. */
+static cJSON *example_json(cJSON *o, const ulpb_dtype *dt, uint64_t bits, double got, double expected) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "0x%0*llx", (int)dt->bytes * 2, (unsigned long long)bits);
+    cJSON_AddStringToObject(o, "input_bits", buf);
+    ulpb_format_value(buf, sizeof buf, got);
+    cJSON_AddStringToObject(o, "got", buf);
+    ulpb_format_value(buf, sizeof buf, expected);
+    cJSON_AddStringToObject(o, "expected", buf);
+    return o;
+}
+
 static cJSON *stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON *o = cJSON_CreateObject();
     char buf[96];
@@ -66,27 +78,15 @@ static cJSON *stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON_AddNumberToObject(o, "max_ulp", s->max_ulp);
     cJSON_AddNumberToObject(o, "mean_ulp", ulpb_mean_ulp(s));
     if (s->has_worst) {
-        cJSON *w = cJSON_AddObjectToObject(o, "worst");
-        snprintf(buf, sizeof buf, "0x%0*llx", (int)dt->bytes * 2, (unsigned long long)s->worst_bits);
-        cJSON_AddStringToObject(w, "input_bits", buf);
+        cJSON *w = example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, s->worst_expected);
         ulpb_format_value(buf, sizeof buf, s->worst_input);
         cJSON_AddStringToObject(w, "input", buf);
-        ulpb_format_value(buf, sizeof buf, s->worst_got);
-        cJSON_AddStringToObject(w, "got", buf);
-        ulpb_format_value(buf, sizeof buf, s->worst_expected);
-        cJSON_AddStringToObject(w, "expected", buf);
     } else {
         cJSON_AddNullToObject(o, "worst");
     }
-    if (s->has_special_example) {
-        cJSON *w = cJSON_AddObjectToObject(o, "special_example");
-        snprintf(buf, sizeof buf, "0x%0*llx", (int)dt->bytes * 2, (unsigned long long)s->special_bits);
-        cJSON_AddStringToObject(w, "input_bits", buf);
-        ulpb_format_value(buf, sizeof buf, s->special_got);
-        cJSON_AddStringToObject(w, "got", buf);
-        ulpb_format_value(buf, sizeof buf, s->special_expected);
-        cJSON_AddStringToObject(w, "expected", buf);
-    }
+    if (s->has_special_example)
+        example_json(cJSON_AddObjectToObject(o, "special_example"), dt, s->special_bits, s->special_got,
+                     s->special_expected);
     cJSON *h = cJSON_AddObjectToObject(o, "histogram");
     for (int b = 0; b < ULPB_HIST_BINS; b++) cJSON_AddNumberToObject(h, ulpb_hist_labels[b], (double)s->histogram[b]);
     return o;

@@ -90,11 +90,6 @@ static double asin_f64_dd(double x, double *tail) {
     return (x - x) / (x - x);   /* |x| > 1: invalid */
 }
 
-static double asin_f64_elem(double x) {
-    double tail;
-    return asin_f64_dd(x, &tail);
-}
-
 /* binary32: binary64 arithmetic with the short polynomial (relative error below 2^-49); results
  * too close to a binary32 rounding boundary are redone through asin_f64_dd. */
 static inline double asin_f32_fast(double x) {
@@ -110,44 +105,5 @@ static inline double asin_f32_fast(double x) {
     return copysign(omk_double_from_bits(y), x);
 }
 
-static float asin_f32_accurate(float x) {
-    double tail;
-    const double y = asin_f64_dd((double)x, &tail);
-    return omk_round_dd_to_float(y, tail);
-}
-
-/* Lanes the array loops hand to the general path. */
-static inline int asin_f64_redo(double x, double approx) {
-    (void)approx;
-    return asin_needs_slow_path(x);
-}
-
-static inline int asin_f32_redo(float x, double approx) {
-    return asin_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);
-}
-
-void OMK_ISA_NAME(omk_asin_f64)(const double *x, double *y, size_t n) {
-    OMK_ARRAY_LOOP(double, x, y, n, asin_f64_fast, asin_f64_redo, asin_f64_elem)
-}
-
-void OMK_ISA_NAME(omk_asin_f32)(const float *x, float *y, size_t n) {
-    OMK_ARRAY_LOOP(float, x, y, n, asin_f32_fast, asin_f32_redo, asin_f32_accurate)
-}
-
-/* Direct evaluation: builds the lookup table (table16.c). */
-void OMK_ISA_NAME(omk_asin_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(asin_f64_elem(omk_f16_to_double(x[i])));
-}
-
-void OMK_ISA_NAME(omk_asin_f16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_asin_f16(), 0x8000, x, y, n); /* odd */
-}
-
-/* Direct evaluation: builds the lookup table (table16.c). */
-void OMK_ISA_NAME(omk_asin_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(asin_f64_elem(omk_bf16_to_double(x[i])));
-}
-
-void OMK_ISA_NAME(omk_asin_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_asin_bf16(), 0x8000, x, y, n); /* odd */
-}
+/* The eight entry points of this ISA build (omk_internal.h): asin is odd. */
+OMK_DEFINE_KERNELS(asin, 0x8000)

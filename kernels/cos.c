@@ -172,11 +172,6 @@ static double cos_f64_dd(double x, double *tail) {
     return -y;
 }
 
-static double cos_f64_elem(double x) {
-    double tail;
-    return cos_f64_dd(x, &tail);
-}
-
 /* binary32: cos |x| = (-1)^(k+1) sin r with r = |x| - (2k+1) pi/2, |r| <= pi/2, so one odd
  * polynomial serves every lane (no per-lane selection). binary64 arithmetic with pi/2 as a
  * double-double through two fmas, relative error below 2^-43.5 for |x| < 2^20.
@@ -193,44 +188,5 @@ static inline double cos_f32_fast(double x) {
     return omk_double_from_bits(omk_bits64(y) ^ (k_even << 63));
 }
 
-static float cos_f32_accurate(float x) {
-    double tail;
-    const double y = cos_f64_dd((double)x, &tail);
-    return omk_round_dd_to_float(y, tail);
-}
-
-/* Lanes the array loops hand to the general path. */
-static inline int cos_f64_redo(double x, double approx) {
-    (void)approx;
-    return cos_needs_slow_path(x);
-}
-
-static inline int cos_f32_redo(float x, double approx) {
-    return cos_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);
-}
-
-void OMK_ISA_NAME(omk_cos_f64)(const double *x, double *y, size_t n) {
-    OMK_ARRAY_LOOP(double, x, y, n, cos_f64_fast, cos_f64_redo, cos_f64_elem)
-}
-
-void OMK_ISA_NAME(omk_cos_f32)(const float *x, float *y, size_t n) {
-    OMK_ARRAY_LOOP(float, x, y, n, cos_f32_fast, cos_f32_redo, cos_f32_accurate)
-}
-
-/* Direct evaluation: builds the lookup table (table16.c). */
-void OMK_ISA_NAME(omk_cos_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(cos_f64_elem(omk_f16_to_double(x[i])));
-}
-
-void OMK_ISA_NAME(omk_cos_f16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_cos_f16(), 0, x, y, n); /* even */
-}
-
-/* Direct evaluation: builds the lookup table (table16.c). */
-void OMK_ISA_NAME(omk_cos_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {
-    for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(cos_f64_elem(omk_bf16_to_double(x[i])));
-}
-
-void OMK_ISA_NAME(omk_cos_bf16)(const uint16_t *x, uint16_t *y, size_t n) {
-    omk_lookup16(omk_table_cos_bf16(), 0, x, y, n); /* even */
-}
+/* The eight entry points of this ISA build (omk_internal.h): cos is even. */
+OMK_DEFINE_KERNELS(cos, 0)

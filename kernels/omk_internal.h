@@ -66,6 +66,49 @@ static inline float omk_float_from_bits(uint32_t u) {
     return x;
 }
 
+/* The array entry points of one op for one ISA build, from the op's element functions:
+ *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize;
+ *   op##_needs_slow_path(x)              lanes the fast paths do not cover;
+ *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
+ * binary64 redoes slow lanes through op##_f64_dd; binary32 also redoes results within
+ * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
+ * tables (table16.c) that op##_<dtype>_direct fills. odd_sign: 0x8000 for odd ops, 0 for even. */
+#define OMK_DEFINE_KERNELS(op, odd_sign)                                                            \
+    static double op##_f64_elem(double x) {                                                        \
+        double tail;                                                                               \
+        return op##_f64_dd(x, &tail);                                                              \
+    }                                                                                              \
+    static float op##_f32_accurate(float x) {                                                      \
+        double tail;                                                                               \
+        const double y = op##_f64_dd((double)x, &tail);                                            \
+        return omk_round_dd_to_float(y, tail);                                                     \
+    }                                                                                              \
+    static inline int op##_f64_redo(double x, double approx) {                                     \
+        (void)approx;                                                                              \
+        return op##_needs_slow_path(x);                                                            \
+    }                                                                                              \
+    static inline int op##_f32_redo(float x, double approx) {                                      \
+        return op##_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);               \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
+        OMK_ARRAY_LOOP(double, x, y, n, op##_f64_fast, op##_f64_redo, op##_f64_elem)               \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
+        OMK_ARRAY_LOOP(float, x, y, n, op##_f32_fast, op##_f32_redo, op##_f32_accurate)            \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {           \
+        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i]))); \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {          \
+        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(op##_f64_elem(omk_bf16_to_double(x[i]))); \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_f16)(const uint16_t *x, uint16_t *y, size_t n) {                  \
+        omk_lookup16(omk_table_##op##_f16(), odd_sign, x, y, n);                                   \
+    }                                                                                              \
+    void OMK_ISA_NAME(omk_##op##_bf16)(const uint16_t *x, uint16_t *y, size_t n) {                 \
+        omk_lookup16(omk_table_##op##_bf16(), odd_sign, x, y, n);                                  \
+    }
+
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
  * compiler would not turn a data-dependent branch into a blend. */
 static inline double omk_select(uint64_t mask, double if_set, double if_clear) {
