@@ -36,7 +36,9 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
     into->correctly_rounded += from->correctly_rounded;
     into->misrounded += from->misrounded;
     into->special_mismatches += from->special_mismatches;
-    if (from->has_worst && (!into->has_worst || from->max_ulp > into->max_ulp)) {
+    /* Ties go to the smaller bit pattern, so merging in any order gives the same result. */
+    if (from->has_worst && (!into->has_worst || from->max_ulp > into->max_ulp ||
+                            (from->max_ulp == into->max_ulp && from->worst_bits < into->worst_bits))) {
         into->has_worst = true;
         into->max_ulp = from->max_ulp;
         into->worst_bits = from->worst_bits;
@@ -44,7 +46,7 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
         into->worst_got = from->worst_got;
         into->worst_expected = from->worst_expected;
     }
-    if (from->has_special_example && !into->has_special_example) {
+    if (from->has_special_example && (!into->has_special_example || from->special_bits < into->special_bits)) {
         into->has_special_example = true;
         into->special_bits = from->special_bits;
         into->special_got = from->special_got;
@@ -55,7 +57,7 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
     for (int b = 0; b < ULPB_HIST_BINS; b++) into->histogram[b] += from->histogram[b];
 }
 
-static void record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y) {
+void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y) {
     s->inputs++;
     switch (ref_compare(ref, y)) {
     case REF_SPECIAL_MISMATCH:
@@ -216,7 +218,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
             results[r].entry->fn(in, out, n);
             for (size_t i = 0; i < n; i++) {
                 const double y = ref_decode(&dt->format, unpack(dt->bytes, out, i));
-                record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i], y);
+                ulpb_stats_record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i], y);
             }
             results[r].seconds += now_seconds() - t1;
         }

@@ -52,6 +52,9 @@ typedef struct {
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
 
 double ulpb_mean_ulp(const ulpb_stats *s);
+/* Adds one checked input: bits and value x, the reference, the produced y. */
+void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y);
+/* Order-independent except for ulp_sum (floating-point): ties go to the smaller bit pattern. */
 void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
 
 /* Sampler inputs, exposed for tests: the bit pattern of input `index` of a named sampler. */

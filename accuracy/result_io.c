@@ -68,7 +68,7 @@ static cJSON *example_json(cJSON *o, const ulpb_dtype *dt, uint64_t bits, double
     return o;
 }
 
-static cJSON *stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
+cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON *o = cJSON_CreateObject();
     char buf[96];
     cJSON_AddNumberToObject(o, "inputs", (double)s->inputs);
@@ -94,7 +94,7 @@ static cJSON *stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
 
 cJSON *ulpb_result_json(const ulpb_result *r) {
     const ulpb_dtype *dt = &ulpb_dtypes[r->entry->dtype];
-    cJSON *o = stats_json(&r->total, dt);
+    cJSON *o = ulpb_stats_json(&r->total, dt);
     /* identity first for readers of the raw file */
     cJSON_AddItemToObject(o, "op", cJSON_CreateString(ulpb_ops[r->entry->op].name));
     cJSON_AddStringToObject(o, "dtype", dt->name);
@@ -106,7 +106,7 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddNumberToObject(o, "reference_seconds", r->reference_seconds);
     cJSON *samplers = cJSON_AddArrayToObject(o, "samplers");
     for (int s = 0; s < r->sampler_count; s++) {
-        cJSON *so = stats_json(&r->per_sampler[s], dt);
+        cJSON *so = ulpb_stats_json(&r->per_sampler[s], dt);
         cJSON_AddStringToObject(so, "name", r->sampler_names[s]);
         cJSON_AddItemToArray(samplers, so);
     }

@@ -19,6 +19,8 @@ typedef struct {
 
 cJSON *ulpb_environment_json(void);
 cJSON *ulpb_result_json(const ulpb_result *r);
+/* The counters, worst input and histogram of one statistics block. */
+cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt);
 cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb_result *results, int count);
 
 /* One Markdown table per op over the given results. */

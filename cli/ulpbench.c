@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "accuracy.h"
+#include "exhaustive.h"
 #include "bench.h"
 #include "npy.h"
 #include "registry.h"
@@ -126,6 +127,11 @@ typedef struct {
     const char *json_path, *markdown_path, *output_dir;
     bool quiet;
     bool no_bench; /* report: skip the throughput tables */
+    /* accuracy --exhaustive (binary32) */
+    bool exhaustive, mpfr_reference, reference_given, shard_given;
+    int shard_index, shard_count;
+    const char *resume_path;
+    unsigned long long max_chunks;
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
@@ -215,7 +221,8 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
 }
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR, OPT_NO_BENCH };
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR, OPT_NO_BENCH, OPT_EXHAUSTIVE, OPT_SHARD, OPT_REFERENCE,
+           OPT_RESUME, OPT_MAX_CHUNKS };
     static const struct option opts[] = {
         {"op", required_argument, 0, 'o'},       {"dtype", required_argument, 0, 'd'},
         {"impl", required_argument, 0, 'i'},     {"samples", required_argument, 0, 'n'},
@@ -224,7 +231,9 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"max-ulp", required_argument, 0, OPT_MAX_ULP}, {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
         {"output-dir", required_argument, 0, OPT_OUTDIR}, {"no-bench", no_argument, 0, OPT_NO_BENCH},
-        {0, 0, 0, 0}};
+        {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},   {"shard", required_argument, 0, OPT_SHARD},
+        {"reference", required_argument, 0, OPT_REFERENCE}, {"resume", required_argument, 0, OPT_RESUME},
+        {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS}, {0, 0, 0, 0}};
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
@@ -284,6 +293,30 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 return fail(sub, "--max-misrounded needs DTYPE=COUNT, got '%s'", optarg);
             o->max_misrounded[dt] = (long long)u;
             break;
+        case OPT_EXHAUSTIVE:
+        case OPT_SHARD:
+        case OPT_REFERENCE:
+        case OPT_RESUME:
+        case OPT_MAX_CHUNKS:
+            if (report) return fail(sub, "unknown option '%s' (try --help)", argv[optind - 1]);
+            if (c == OPT_EXHAUSTIVE) o->exhaustive = true;
+            if (c == OPT_RESUME) o->resume_path = optarg;
+            if (c == OPT_SHARD) {
+                char tail;
+                if (sscanf(optarg, "%d/%d%c", &o->shard_index, &o->shard_count, &tail) != 2 || o->shard_count < 1 ||
+                    o->shard_count > ULPB_CHUNKS || o->shard_index < 0 || o->shard_index >= o->shard_count)
+                    return fail(sub, "--shard needs K/N with 0 <= K < N <= %d, got '%s'", ULPB_CHUNKS, optarg);
+                o->shard_given = true;
+            }
+            if (c == OPT_REFERENCE) {
+                if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "mpfr") != 0)
+                    return fail(sub, "--reference is fast or mpfr, got '%s'", optarg);
+                o->mpfr_reference = strcmp(optarg, "mpfr") == 0;
+                o->reference_given = true;
+            }
+            if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
+                return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
+            break;
         case 'h': return -1;
         default: return fail(sub, "invalid option (try --help)");
         }
@@ -292,10 +325,171 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
     return 0;
 }
 
+/* ---- accuracy --exhaustive ----------------------------------------------------------------- */
+
+enum { EXIT_INCOMPLETE = 3 };
+
+static cJSON *read_json_file(const char *sub, const char *path, int *status) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *status = fail(sub, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, mem);
+    fclose(mem);
+    fclose(f);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    if (!doc) *status = fail(sub, "'%s' is not valid JSON", path);
+    return doc;
+}
+
+static int run_exhaustive(const accuracy_options *o) {
+    const char *sub = "accuracy";
+    ulpb_exhaustive_state *st = calloc(1, sizeof *st);
+    int status = 0;
+    const char *json_path = o->json_path;
+    if (o->resume_path) {
+        cJSON *doc = read_json_file(sub, o->resume_path, &status);
+        char err[256];
+        if (!doc || ulpb_exhaustive_from_json(doc, st, err, sizeof err)) {
+            if (doc) status = fail(sub, "cannot resume from '%s': %s", o->resume_path, err);
+            cJSON_Delete(doc);
+            free(st);
+            return status;
+        }
+        cJSON_Delete(doc);
+        /* what the file says wins; a flag that contradicts it is an error */
+        const ulpb_exhaustive_spec *s = &st->spec;
+        if ((o->op_mask && o->op_mask != (1u << s->entry->op)) || (o->impl && strcmp(o->impl, s->entry->impl) != 0) ||
+            (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
+            (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
+            free(st);
+            return fail(sub, "--resume '%s': its op, implementation, shard or reference differ from the flags",
+                        o->resume_path);
+        }
+        if (!json_path) json_path = o->resume_path;
+        st->spec.threads = o->threads;
+        st->spec.progress = !o->quiet;
+        st->spec.max_chunks = o->max_chunks;
+    } else {
+        int op = -1;
+        for (int i = 0; i < ULPB_OP_COUNT; i++)
+            if (o->op_mask == (1u << i)) op = i;
+        if (op < 0) {
+            free(st);
+            return fail(sub, "--exhaustive needs one --op (cos or asin)");
+        }
+        const ulpb_entry *e = ulpb_entry_find(o->impl ? o->impl : "omk", (ulpb_op_id)op, ULPB_DTYPE_f32);
+        if (!e || !ulpb_entry_available(e)) {
+            free(st);
+            return fail(sub, "no runnable implementation '%s' of %s f32", o->impl ? o->impl : "omk", ulpb_ops[op].name);
+        }
+        const ulpb_exhaustive_spec spec = {e,           o->mpfr_reference,      o->shard_given ? o->shard_index : 0,
+                                           o->shard_given ? o->shard_count : 1, o->threads, !o->quiet,
+                                           o->max_chunks};
+        ulpb_exhaustive_init(st, &spec);
+    }
+    ulpb_exhaustive_run(st);
+    const bool complete = ulpb_exhaustive_complete(st);
+
+    ulpb_result *r = calloc(1, sizeof *r);
+    r->entry = st->spec.entry;
+    r->exhaustive = true;
+    r->total = st->stats;
+    r->seconds = st->seconds;
+    char *md = NULL;
+    size_t md_len = 0;
+    FILE *f = open_memstream(&md, &md_len);
+    fprintf(f, "## ulpbench accuracy --exhaustive\n\nCommand: `%s`  \nShard %d/%d (0-based), reference %s: %s, %llu inputs, "
+               "%llu fast-reference fallbacks to MPFR, %.1f s.\n",
+            g_command, st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
+            complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
+            (unsigned long long)st->reference_fallbacks, st->seconds);
+    ulpb_results_markdown(f, r, 1);
+    if (st->stats.misrounded) {
+        fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,
+                st->stats.misrounded > st->misrounded_listed ? ", the first listed" : "");
+        for (uint64_t i = 0; i < st->misrounded_listed && i < 20; i++) fprintf(f, " 0x%08x", st->misrounded[i]);
+        fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
+    }
+    fclose(f);
+    fputs(md, stdout);
+    cJSON *doc = ulpb_exhaustive_json(st, g_command);
+    status = write_outputs(sub, json_path, o->markdown_path, doc, md);
+    if (status == 0 && !complete) {
+        fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
+                json_path ? "the partial result can be resumed with --resume" : "no --json, nothing saved");
+        status = EXIT_INCOMPLETE;
+    }
+    cJSON_Delete(doc);
+    free(md);
+    free(r);
+    free(st);
+    return status;
+}
+
+/* ---- merge --------------------------------------------------------------------------------- */
+
+static int cmd_merge(int argc, char **argv) {
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *out_path = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        if (c == 'o') out_path = optarg;
+        else if (c == 'h') {
+            puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
+                 "Combines the results of 'ulpbench accuracy --exhaustive --shard K/N --json SHARD.json' into one\n"
+                 "result for all 2^32 inputs (stdout unless -o). Refuses (exit 2) files that come from another\n"
+                 "ulpbench version, op, dtype, implementation or reference, that overlap, or that leave a gap.");
+            return 0;
+        } else
+            return fail("merge", "invalid option (try --help)");
+    }
+    const int count = argc - optind;
+    if (count < 1) return fail("merge", "no input files");
+    ulpb_exhaustive_state *parts = calloc((size_t)count, sizeof *parts), *merged = calloc(1, sizeof *merged);
+    int status = 0;
+    for (int i = 0; i < count && status == 0; i++) {
+        cJSON *doc = read_json_file("merge", argv[optind + i], &status);
+        char err[256];
+        if (doc && ulpb_exhaustive_from_json(doc, &parts[i], err, sizeof err))
+            status = fail("merge", "%s: %s", argv[optind + i], err);
+        cJSON_Delete(doc);
+    }
+    char err[512];
+    if (status == 0 && ulpb_exhaustive_merge(merged, parts, (const char *const *)argv + optind, count, err, sizeof err))
+        status = fail("merge", "%s", err);
+    if (status == 0) {
+        cJSON *doc = ulpb_exhaustive_json(merged, g_command);
+        char *text = cJSON_Print(doc);
+        if (out_path) {
+            const size_t len = strlen(text);
+            char *with_newline = malloc(len + 2);
+            memcpy(with_newline, text, len);
+            memcpy(with_newline + len, "\n", 2);
+            if (ulpb_write_file_atomic(out_path, with_newline, err, sizeof err)) status = fail("merge", "%s", err);
+            free(with_newline);
+        } else {
+            puts(text);
+        }
+        cJSON_free(text);
+        cJSON_Delete(doc);
+    }
+    free(parts);
+    free(merged);
+    return status;
+}
+
 /* ---- accuracy ------------------------------------------------------------------------------ */
 
 static int cmd_accuracy(int argc, char **argv) {
-    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, NULL, false, false, {0}, {0}};
+    accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED};
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
         printf("usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
@@ -309,6 +503,13 @@ static int cmd_accuracy(int argc, char **argv) {
         return 0;
     }
     if (rc) return rc;
+    if (o.exhaustive || o.resume_path) {
+        if (o.dtype_mask && o.dtype_mask != (1u << ULPB_DTYPE_f32))
+            return fail("accuracy", "--exhaustive is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)");
+        return run_exhaustive(&o);
+    }
+    if (o.shard_given || o.reference_given || o.max_chunks)
+        return fail("accuracy", "--shard, --reference and --max-chunks go with --exhaustive");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -483,7 +684,7 @@ static char *path_join(const char *dir, const char *name) {
 }
 
 static int cmd_report(int argc, char **argv) {
-    accuracy_options o = {0, 0, NULL, DEFAULT_SAMPLES, DEFAULT_SEED, 0, NULL, NULL, ".", false, false, {0}, {0}};
+    accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED, .output_dir = "."};
     default_gate(&o);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
@@ -678,6 +879,7 @@ int main(int argc, char **argv) {
     else if (strcmp(sub, "accuracy") == 0) status = cmd_accuracy(argc - 1, argv + 1);
     else if (strcmp(sub, "eval") == 0) status = cmd_eval(argc - 1, argv + 1);
     else if (strcmp(sub, "report") == 0) status = cmd_report(argc - 1, argv + 1);
+    else if (strcmp(sub, "merge") == 0) status = cmd_merge(argc - 1, argv + 1);
     else if (strcmp(sub, "bench") == 0) status = cmd_bench(argc - 1, argv + 1);
     else {
         fprintf(stderr, "ulpbench: unknown command '%s'\n", sub);

@@ -85,9 +85,21 @@ static reduced_arg reduce_payne_hanek(double ax) {
     r.quadrant = (unsigned)(rounded >> 126) & 3;
     /* fraction in [-1/2, 1/2) quadrants, as a signed 126-bit integer */
     const __int128 frac = (__int128)(window - (rounded & ~((half << 1) - 1)));
-    const double f_hi = (double)frac;
-    const double f_lo = (double)(frac - (__int128)f_hi);
-    const double a = f_hi * 0x1p-126, b = f_lo * 0x1p-126;
+    /* frac * 2^-126 as a double-double from two exact 53-bit conversions of the normalized
+     * magnitude (128-bit conversions would be library calls); the 22 bits dropped are 2^-106
+     * relative. */
+    const u128 magnitude = frac < 0 ? (u128)(-frac) : (u128)frac;
+    double a = 0.0, b = 0.0;
+    if (magnitude) {
+        const uint64_t high = (uint64_t)(magnitude >> 64);
+        const int lz = high ? __builtin_clzll(high) : 64 + __builtin_clzll((uint64_t)magnitude);
+        const u128 normalized = magnitude << lz;
+        const double top = (double)(uint64_t)(normalized >> 75);                      /* bits 127..75 */
+        const double next = (double)((uint64_t)(normalized >> 22) & ((1ull << 53) - 1)); /* bits 74..22 */
+        a = top * omk_double_from_bits((uint64_t)(1023 - 51 - lz) << 52);   /* 2^(75 - lz - 126) */
+        b = next * omk_double_from_bits((uint64_t)(1023 - 104 - lz) << 52); /* 2^(22 - lz - 126) */
+        if (frac < 0) a = -a, b = -b;
+    }
     const double p_hi = a * K_PIO2_HI;
     const double p_lo = fma(a, K_PIO2_HI, -p_hi) + fma(a, K_PIO2_LO, b * K_PIO2_HI);
     r.hi = p_hi + p_lo;

@@ -54,7 +54,7 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     mpfr_set_emin(saved_emin);
     mpfr_set_emax(saved_emax);
 
-    mpfr_apply(op, exact, mx, MPFR_RNDN);
+    const int exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
     out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
     mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
     out->exact_lo = mpfr_get_d(rest, MPFR_RNDN);
@@ -65,6 +65,11 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     if (mpfr_regular_p(exact)) {
         const int emin_normal = 1 - bias;
         long e = (long)mpfr_get_exp(exact) - 1; /* MPFR: |v| in [2^(exp-1), 2^exp) */
+        /* f(x) within 2^-160 below a power of two (cos of a tiny x) rounds up to it: the ternary
+         * value says the true magnitude is smaller, so its binade is the one below. */
+        int mantissa_exp;
+        const int power_of_two = frexp(fabs(out->exact_hi), &mantissa_exp) == 0.5 && out->exact_lo == 0.0;
+        if (power_of_two && exact_ternary != 0 && (exact_ternary > 0) == (out->exact_hi > 0)) e--;
         if (e < emin_normal) e = emin_normal;
         out->ulp = ldexp(1.0, (int)(e - fmt->precision + 1));
     } else if (mpfr_zero_p(exact)) {

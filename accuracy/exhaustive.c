@@ -1,0 +1,431 @@
+#define _GNU_SOURCE
+#include "exhaustive.h"
+
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "result_io.h"
+
+#ifndef ULPB_VERSION
+#define ULPB_VERSION "0.0.0"
+#endif
+
+enum { CHUNK_INPUTS = 1 << ULPB_CHUNK_BITS, BATCH = 4096 };
+
+static volatile sig_atomic_t g_stop_requested;
+static void request_stop(int sig) {
+    (void)sig;
+    g_stop_requested = 1;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ulpb_shard_chunks(int index, int count, int *first, int *end) {
+    *first = (int)((int64_t)ULPB_CHUNKS * index / count);
+    *end = (int)((int64_t)ULPB_CHUNKS * (index + 1) / count);
+}
+
+void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec *spec) {
+    memset(st, 0, sizeof *st);
+    st->spec = *spec;
+}
+
+bool ulpb_exhaustive_complete(const ulpb_exhaustive_state *st) {
+    int first, end;
+    ulpb_shard_chunks(st->spec.shard_index, st->spec.shard_count, &first, &end);
+    for (int c = first; c < end; c++)
+        if (!st->done[c]) return false;
+    return true;
+}
+
+/* Keeps the smallest ULPB_MISROUNDED_LIST_MAX of both ascending lists, so any merge order agrees. */
+static void merge_misrounded(ulpb_exhaustive_state *st, const uint32_t *more, uint64_t more_count) {
+    static _Thread_local uint32_t merged[ULPB_MISROUNDED_LIST_MAX];
+    uint64_t i = 0, j = 0, k = 0;
+    while (k < ULPB_MISROUNDED_LIST_MAX && (i < st->misrounded_listed || j < more_count))
+        merged[k++] = (j >= more_count || (i < st->misrounded_listed && st->misrounded[i] <= more[j]))
+                          ? st->misrounded[i++]
+                          : more[j++];
+    memcpy(st->misrounded, merged, k * sizeof merged[0]);
+    st->misrounded_listed = k;
+}
+
+/* The mean's sum, added in chunk order whatever order the chunks ran in. */
+static void sum_chunk_ulps(ulpb_exhaustive_state *st) {
+    st->stats.ulp_sum = 0.0;
+    for (int c = 0; c < ULPB_CHUNKS; c++)
+        if (st->done[c]) st->stats.ulp_sum += st->chunk_ulp_sum[c];
+}
+
+typedef struct {
+    ulpb_stats stats;
+    uint64_t fallbacks, misrounded_listed;
+    uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
+} chunk_result;
+
+static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result *cr, float *in, float *out) {
+    const ref_format *binary32 = &ulpb_dtypes[ULPB_DTYPE_f32].format;
+    const ref_op op = ulpb_ops[spec->entry->op].ref;
+    memset(&cr->stats, 0, sizeof cr->stats);
+    cr->fallbacks = cr->misrounded_listed = 0;
+    const uint32_t base = (uint32_t)chunk << ULPB_CHUNK_BITS;
+    for (uint32_t block = 0; block < CHUNK_INPUTS; block += BATCH) {
+        for (uint32_t i = 0; i < BATCH; i++) {
+            const uint32_t bits = base + block + i;
+            memcpy(&in[i], &bits, sizeof bits);
+        }
+        spec->entry->fn(in, out, BATCH);
+        for (uint32_t i = 0; i < BATCH; i++) {
+            const double x = (double)in[i];
+            ref_value ref;
+            if (spec->mpfr_reference || !ref_fast_binary32(op, x, &ref)) {
+                ref_eval(op, binary32, x, &ref);
+                cr->fallbacks += !spec->mpfr_reference;
+            }
+            const uint64_t misrounded_before = cr->stats.misrounded;
+            ulpb_stats_record(&cr->stats, base + block + i, x, &ref, (double)out[i]);
+            if (cr->stats.misrounded > misrounded_before && cr->misrounded_listed < ULPB_MISROUNDED_LIST_MAX)
+                cr->misrounded[cr->misrounded_listed++] = base + block + i;
+        }
+    }
+}
+
+void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
+    const ulpb_exhaustive_spec *spec = &st->spec;
+    int first, end, todo_count = 0;
+    ulpb_shard_chunks(spec->shard_index, spec->shard_count, &first, &end);
+    static int todo[ULPB_CHUNKS];
+    for (int c = first; c < end; c++)
+        if (!st->done[c]) todo[todo_count++] = c;
+    if (spec->max_chunks && (uint64_t)todo_count > spec->max_chunks) todo_count = (int)spec->max_chunks;
+
+    struct sigaction stop = {0}, old_int, old_term;
+    stop.sa_handler = request_stop;
+    sigemptyset(&stop.sa_mask);
+    g_stop_requested = 0;
+    sigaction(SIGINT, &stop, &old_int);
+    sigaction(SIGTERM, &stop, &old_term);
+
+    const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
+    const double start = now_seconds();
+    double last_progress = start;
+    int finished = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        chunk_result *cr = malloc(sizeof *cr);
+        float *in = malloc(BATCH * sizeof *in), *out = malloc(BATCH * sizeof *out);
+#pragma omp for schedule(dynamic, 1)
+        for (int t = 0; t < todo_count; t++) {
+            if (g_stop_requested) continue;
+            check_chunk(spec, todo[t], cr, in, out);
+#pragma omp critical(ulpb_exhaustive_merge)
+            {
+                ulpb_stats_merge(&st->stats, &cr->stats);
+                st->chunk_ulp_sum[todo[t]] = cr->stats.ulp_sum;
+                st->reference_fallbacks += cr->fallbacks;
+                merge_misrounded(st, cr->misrounded, cr->misrounded_listed);
+                st->done[todo[t]] = true;
+                finished++;
+                const double t_now = now_seconds();
+                if (spec->progress && (t_now - last_progress > 1.0 || finished == todo_count)) {
+                    const double elapsed = t_now - start;
+                    fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s", isatty(2) ? "\r" : "",
+                            ulpb_ops[spec->entry->op].name, spec->entry->impl, 100.0 * finished / todo_count,
+                            finished, todo_count, elapsed, elapsed * (todo_count - finished) / finished,
+                            isatty(2) && finished < todo_count ? "" : "\n");
+                    last_progress = t_now;
+                }
+            }
+        }
+        free(cr), free(in), free(out);
+    }
+    st->interrupted = g_stop_requested != 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    st->seconds += now_seconds() - start;
+    sum_chunk_ulps(st);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+static void add_hex_double(cJSON *o, const char *key, double v) {
+    char buf[40];
+    snprintf(buf, sizeof buf, "%a", v);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+static void add_hex_bits(cJSON *o, const char *key, uint64_t bits) {
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%08llx", (unsigned long long)bits);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command) {
+    const ulpb_exhaustive_spec *spec = &st->spec;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "schema", "ulpbench.exhaustive");
+    cJSON_AddNumberToObject(doc, "schema_version", ULPB_SCHEMA_VERSION);
+    cJSON_AddStringToObject(doc, "ulpbench", ULPB_VERSION);
+    cJSON_AddStringToObject(doc, "command", command);
+    cJSON_AddStringToObject(doc, "op", ulpb_ops[spec->entry->op].name);
+    cJSON_AddStringToObject(doc, "dtype", "f32");
+    cJSON_AddStringToObject(doc, "impl", spec->entry->impl);
+    cJSON_AddStringToObject(doc, "reference", spec->mpfr_reference ? "mpfr" : "fast");
+    cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
+    cJSON_AddNumberToObject(shard, "index", spec->shard_index);
+    cJSON_AddNumberToObject(shard, "count", spec->shard_count);
+    cJSON_AddNumberToObject(doc, "chunk_inputs", CHUNK_INPUTS);
+    cJSON_AddBoolToObject(doc, "complete", ulpb_exhaustive_complete(st));
+    cJSON_AddBoolToObject(doc, "interrupted", st->interrupted);
+    cJSON *covered = cJSON_AddArrayToObject(doc, "covered"); /* [first pattern, end pattern) runs */
+    for (int c = 0; c < ULPB_CHUNKS;) {
+        if (!st->done[c]) {
+            c++;
+            continue;
+        }
+        int e = c;
+        while (e < ULPB_CHUNKS && st->done[e]) e++;
+        const double range[2] = {(double)((uint64_t)c << ULPB_CHUNK_BITS), (double)((uint64_t)e << ULPB_CHUNK_BITS)};
+        cJSON_AddItemToArray(covered, cJSON_CreateDoubleArray(range, 2));
+        c = e;
+    }
+    cJSON_AddItemToObject(doc, "environment", ulpb_environment_json());
+    cJSON_AddNumberToObject(doc, "seconds", st->seconds);
+
+    cJSON *result = ulpb_stats_json(&st->stats, &ulpb_dtypes[ULPB_DTYPE_f32]);
+    cJSON_AddNumberToObject(result, "reference_fallbacks", (double)st->reference_fallbacks);
+    cJSON *list = cJSON_AddArrayToObject(result, "misrounded_inputs");
+    for (uint64_t i = 0; i < st->misrounded_listed; i++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "0x%08x", st->misrounded[i]);
+        cJSON_AddItemToArray(list, cJSON_CreateString(buf));
+    }
+    cJSON_AddBoolToObject(result, "misrounded_inputs_truncated", st->stats.misrounded > st->misrounded_listed);
+    cJSON_AddItemToObject(doc, "result", result);
+
+    /* Exact values for resuming and merging (hex floats round-trip). */
+    cJSON *state = cJSON_AddObjectToObject(doc, "state");
+    const ulpb_stats *s = &st->stats;
+    cJSON_AddNumberToObject(state, "ulp_count", (double)s->ulp_count);
+    if (s->has_worst) {
+        add_hex_bits(state, "worst_bits", s->worst_bits);
+        add_hex_double(state, "max_ulp", s->max_ulp);
+        add_hex_double(state, "worst_input", s->worst_input);
+        add_hex_double(state, "worst_got", s->worst_got);
+        add_hex_double(state, "worst_expected", s->worst_expected);
+    }
+    if (s->has_special_example) {
+        add_hex_bits(state, "special_bits", s->special_bits);
+        add_hex_double(state, "special_got", s->special_got);
+        add_hex_double(state, "special_expected", s->special_expected);
+    }
+    cJSON *sums = cJSON_AddObjectToObject(state, "chunk_ulp_sums");
+    for (int c = 0; c < ULPB_CHUNKS; c++) {
+        if (!st->done[c]) continue;
+        char key[8];
+        snprintf(key, sizeof key, "%d", c);
+        add_hex_double(sums, key, st->chunk_ulp_sum[c]);
+    }
+    return doc;
+}
+
+/* Readers that fail with a message naming the field. */
+static int get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(item)) {
+        snprintf(err, len, "missing or non-numeric \"%s\"", key);
+        return -1;
+    }
+    *v = item->valuedouble;
+    return 0;
+}
+
+static const char *get_string(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static int get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t len) {
+    const char *text = get_string(o, key);
+    char *end;
+    if (text) *v = strtod(text, &end);
+    if (!text || *end) {
+        snprintf(err, len, "missing or malformed \"%s\"", key);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_hex_bits(const cJSON *o, const char *key, uint64_t *v, char *err, size_t len) {
+    const char *text = get_string(o, key);
+    char *end;
+    if (text) *v = strtoull(text, &end, 16);
+    if (!text || *end) {
+        snprintf(err, len, "missing or malformed \"%s\"", key);
+        return -1;
+    }
+    return 0;
+}
+
+int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t len) {
+    memset(st, 0, sizeof *st);
+    const char *schema = get_string(doc, "schema"), *version = get_string(doc, "ulpbench");
+    if (!schema || strcmp(schema, "ulpbench.exhaustive") != 0) {
+        snprintf(err, len, "not an exhaustive result (schema \"%s\")", schema ? schema : "?");
+        return -1;
+    }
+    if (!version || strcmp(version, ULPB_VERSION) != 0) {
+        snprintf(err, len, "written by ulpbench %s, this is %s", version ? version : "?", ULPB_VERSION);
+        return -1;
+    }
+    const char *op = get_string(doc, "op"), *dtype = get_string(doc, "dtype"), *impl = get_string(doc, "impl");
+    const char *reference = get_string(doc, "reference");
+    const int op_id = op ? ulpb_op_find(op) : -1;
+    if (op_id < 0 || !dtype || strcmp(dtype, "f32") != 0 || !impl || !reference) {
+        snprintf(err, len, "missing or unknown op, dtype, impl or reference");
+        return -1;
+    }
+    st->spec.entry = ulpb_entry_find(impl, (ulpb_op_id)op_id, ULPB_DTYPE_f32);
+    if (!st->spec.entry) {
+        snprintf(err, len, "no implementation '%s' of %s f32 in this registry", impl, op);
+        return -1;
+    }
+    st->spec.mpfr_reference = strcmp(reference, "mpfr") == 0;
+    double index, count, chunk_inputs, v;
+    const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");
+    if (get_number(shard, "index", &index, err, len) || get_number(shard, "count", &count, err, len) ||
+        get_number(doc, "chunk_inputs", &chunk_inputs, err, len) || get_number(doc, "seconds", &st->seconds, err, len))
+        return -1;
+    if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count) {
+        snprintf(err, len, "bad shard %g/%g or chunk size %g", index, count, chunk_inputs);
+        return -1;
+    }
+    st->spec.shard_index = (int)index;
+    st->spec.shard_count = (int)count;
+    const cJSON *range;
+    cJSON_ArrayForEach(range, cJSON_GetObjectItemCaseSensitive(doc, "covered")) {
+        const cJSON *lo = cJSON_GetArrayItem(range, 0), *hi = cJSON_GetArrayItem(range, 1);
+        if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(hi) || lo->valuedouble < 0 || hi->valuedouble > 0x1p32 ||
+            lo->valuedouble >= hi->valuedouble || fmod(lo->valuedouble, CHUNK_INPUTS) != 0 ||
+            fmod(hi->valuedouble, CHUNK_INPUTS) != 0) {
+            snprintf(err, len, "malformed \"covered\" range");
+            return -1;
+        }
+        for (int c = (int)(lo->valuedouble / CHUNK_INPUTS); c < (int)(hi->valuedouble / CHUNK_INPUTS); c++)
+            st->done[c] = true;
+    }
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(doc, "result");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(doc, "state");
+    ulpb_stats *s = &st->stats;
+    static const char *const counters[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
+    uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
+    for (int i = 0; i < 4; i++) {
+        if (get_number(result, counters[i], &v, err, len)) return -1;
+        *fields[i] = (uint64_t)v;
+    }
+    if (get_number(result, "reference_fallbacks", &v, err, len)) return -1;
+    st->reference_fallbacks = (uint64_t)v;
+    if (get_number(state, "ulp_count", &v, err, len)) return -1;
+    s->ulp_count = (uint64_t)v;
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(result, "histogram");
+    for (int b = 0; b < ULPB_HIST_BINS; b++) {
+        if (get_number(hist, ulpb_hist_labels[b], &v, err, len)) return -1;
+        s->histogram[b] = (uint64_t)v;
+    }
+    s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
+    if (s->has_worst &&
+        (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
+         get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
+         get_hex_double(state, "worst_input", &s->worst_input, err, len) ||
+         get_hex_double(state, "worst_got", &s->worst_got, err, len) ||
+         get_hex_double(state, "worst_expected", &s->worst_expected, err, len)))
+        return -1;
+    s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
+    if (s->has_special_example &&
+        (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||
+         get_hex_double(state, "special_got", &s->special_got, err, len) ||
+         get_hex_double(state, "special_expected", &s->special_expected, err, len)))
+        return -1;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, "misrounded_inputs")) {
+        char *end;
+        const char *text = cJSON_IsString(item) ? item->valuestring : "";
+        const unsigned long long bits = strtoull(text, &end, 16);
+        if (!*text || *end || bits > 0xffffffffull || st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX) {
+            snprintf(err, len, "malformed \"misrounded_inputs\"");
+            return -1;
+        }
+        st->misrounded[st->misrounded_listed++] = (uint32_t)bits;
+    }
+    const cJSON *sums = cJSON_GetObjectItemCaseSensitive(state, "chunk_ulp_sums");
+    for (int c = 0; c < ULPB_CHUNKS; c++) {
+        if (!st->done[c]) continue;
+        char key[8];
+        snprintf(key, sizeof key, "%d", c);
+        if (get_hex_double(sums, key, &st->chunk_ulp_sum[c], err, len)) return -1;
+    }
+    sum_chunk_ulps(st);
+    return 0;
+}
+
+static void describe_chunks(char *buf, size_t len, int first, int end) {
+    snprintf(buf, len, "inputs 0x%08llx..0x%08llx", (unsigned long long)first << ULPB_CHUNK_BITS,
+             ((unsigned long long)end << ULPB_CHUNK_BITS) - 1);
+}
+
+int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_state *parts, const char *const *names,
+                          int count, char *err, size_t len) {
+    static int owner[ULPB_CHUNKS];
+    ulpb_exhaustive_spec whole = parts[0].spec;
+    whole.shard_index = 0;
+    whole.shard_count = 1;
+    ulpb_exhaustive_init(into, &whole);
+    for (int p = 0; p < count; p++) {
+        const ulpb_exhaustive_spec *s = &parts[p].spec;
+        const char *what = s->entry->op != whole.entry->op                 ? "op"
+                           : strcmp(s->entry->impl, whole.entry->impl) != 0 ? "implementation"
+                           : s->mpfr_reference != whole.mpfr_reference      ? "reference"
+                                                                            : NULL;
+        if (what) {
+            snprintf(err, len, "%s and %s have different %s", names[0], names[p], what);
+            return -1;
+        }
+        for (int c = 0; c < ULPB_CHUNKS; c++) {
+            if (!parts[p].done[c]) continue;
+            if (into->done[c]) {
+                char range[64];
+                describe_chunks(range, sizeof range, c, c + 1);
+                snprintf(err, len, "%s and %s overlap (%s)", names[owner[c]], names[p], range);
+                return -1;
+            }
+            into->done[c] = true;
+            owner[c] = p;
+            into->chunk_ulp_sum[c] = parts[p].chunk_ulp_sum[c];
+        }
+        ulpb_stats_merge(&into->stats, &parts[p].stats);
+        into->reference_fallbacks += parts[p].reference_fallbacks;
+        merge_misrounded(into, parts[p].misrounded, parts[p].misrounded_listed);
+        into->seconds += parts[p].seconds;
+    }
+    for (int c = 0; c < ULPB_CHUNKS; c++) {
+        if (into->done[c]) continue;
+        int e = c;
+        while (e < ULPB_CHUNKS && !into->done[e]) e++;
+        char range[64];
+        describe_chunks(range, sizeof range, c, e);
+        snprintf(err, len, "gap: %s are in none of the files", range);
+        return -1;
+    }
+    sum_chunk_ulps(into);
+    return 0;
+}

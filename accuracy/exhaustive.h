@@ -1,0 +1,58 @@
+/* Exhaustive binary32 checks: every one of the 2^32 bit patterns (or a shard of them), in chunks
+ * of 2^20 consecutive patterns, multi-threaded, interruptible and resumable, with results that
+ * merge across shards. A result (JSON, schema "ulpbench.exhaustive") records which chunks it
+ * covers; the statistics merge in any order to the same values (ties go to the smaller pattern,
+ * the mean sums per-chunk sums in chunk order). */
+#ifndef ULPB_EXHAUSTIVE_H
+#define ULPB_EXHAUSTIVE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "accuracy.h"
+
+enum {
+    ULPB_CHUNK_BITS = 20,
+    ULPB_CHUNKS = 1 << (32 - ULPB_CHUNK_BITS), /* 4096 chunks of 2^20 patterns */
+    ULPB_MISROUNDED_LIST_MAX = 10000,          /* the smallest misrounded patterns are listed */
+};
+
+typedef struct {
+    const ulpb_entry *entry; /* a binary32 registry entry */
+    bool mpfr_reference;     /* MPFR for every input instead of the fast reference */
+    int shard_index, shard_count;
+    int threads;             /* 0: all cores */
+    bool progress;
+    uint64_t max_chunks;     /* stop (resumably) after this many chunks in this run; 0: no limit */
+} ulpb_exhaustive_spec;
+
+typedef struct {
+    ulpb_exhaustive_spec spec;
+    ulpb_stats stats;
+    uint64_t reference_fallbacks; /* inputs the fast reference handed to MPFR */
+    uint64_t misrounded_listed;   /* entries in misrounded[], ascending, at most the max */
+    uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
+    bool done[ULPB_CHUNKS];
+    double chunk_ulp_sum[ULPB_CHUNKS];
+    double seconds;
+    bool interrupted; /* a signal stopped the run */
+} ulpb_exhaustive_state;
+
+/* The chunks [first, end) of a shard. */
+void ulpb_shard_chunks(int index, int count, int *first, int *end);
+
+void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec *spec);
+/* Runs the shard's chunks not yet done. SIGINT/SIGTERM stop it after the chunks in progress. */
+void ulpb_exhaustive_run(ulpb_exhaustive_state *st);
+bool ulpb_exhaustive_complete(const ulpb_exhaustive_state *st);
+
+cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command);
+/* Restores a state from its JSON; -1 with a message when the document is not a valid result. */
+int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t err_len);
+/* Combines shard results into one covering all chunks; -1 with a message when they differ in
+ * version, op, dtype, implementation or reference, overlap, or leave a gap. */
+int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_state *parts, const char *const *names,
+                          int count, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,62 @@
+/* A fast binary32 reference for exhaustive runs: glibc's binary64 cos/asin plus a rounding test.
+ *
+ * Bound relied on: glibc documents a maximum known error of 1 ulp (2^-52 relative) for binary64
+ * cos and asin on x86-64 ("Known Maximum Errors in Math Functions" in its manual); we assume 64
+ * times that, 2^-46 relative. If the binary64 value y lies farther than that bound from every
+ * binary32 rounding boundary (a midpoint between two binary32 numbers) and from every power of two
+ * (where the binade, and so the ulp, changes), rounding y to binary32 gives the correctly rounded
+ * result. Otherwise the caller falls back to MPFR (ref_eval): about one input in 2^21.
+ * Tiny arguments, where y would sit on a power of two, are decided from the series instead.
+ * Nothing here shares code with omk; tests/test_exhaustive.c checks this against pure MPFR. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ref.h"
+
+/* 2^-46 relative to |y| < 2^(e+1), in binary64 ulps of the binade [2^e, 2^(e+1)). */
+enum { MARGIN_ULPS = 128 };
+
+static uint64_t bits_of(double y) {
+    uint64_t u;
+    memcpy(&u, &y, sizeof u);
+    return u;
+}
+
+/* ulp of binary32 in the binade of |v| (v normal in binary32), or the subnormal spacing. */
+static double binary32_ulp(double v) {
+    int e;
+    frexp(fabs(v), &e); /* |v| in [2^(e-1), 2^e) */
+    return ldexp(1.0, (e - 1 < -126 ? -126 : e - 1) - 23);
+}
+
+int ref_fast_binary32(ref_op op, double x, ref_value *out) {
+    out->exact_lo = 0.0;
+    if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
+        out->rounded = out->exact_hi = out->ulp = NAN;
+        return 1;
+    }
+    if (op == REF_COS && fabs(x) < 0x1p-12) {
+        /* cos x = 1 - x^2/2 + O(x^4), x^2/2 < 2^-25: just below 1, above the midpoint 1 - 2^-25 */
+        out->rounded = out->exact_hi = 1.0;
+        out->exact_lo = -0.5 * x * x;
+        out->ulp = x == 0.0 ? 0x1p-23 : 0x1p-24;
+        return 1;
+    }
+    if (op == REF_ASIN && fabs(x) < 0x1p-26) {
+        /* asin x = x (1 + x^2/6 + ...): the relative perturbation is below 2^-54 */
+        out->rounded = out->exact_hi = x;
+        out->exact_lo = x * x * x / 6.0;
+        out->ulp = x == 0.0 ? 0x1p-149 : binary32_ulp(x);
+        return 1;
+    }
+    const double y = op == REF_COS ? cos(x) : asin(x);
+    const uint64_t mantissa = bits_of(y) & 0x000fffffffffffffull;
+    const uint64_t low29 = mantissa & 0x1fffffff;
+    if (low29 + MARGIN_ULPS - 0x10000000u <= 2 * MARGIN_ULPS) return 0; /* near a midpoint */
+    if (mantissa < MARGIN_ULPS || mantissa > 0x000fffffffffffffull - MARGIN_ULPS) return 0; /* near 2^k */
+    out->rounded = (double)(float)y;
+    out->exact_hi = y;
+    out->ulp = binary32_ulp(y);
+    return 1;
+}

@@ -1,0 +1,281 @@
+/* Exhaustive binary32 runs: the fast reference never disagrees with MPFR, shards merge only when
+ * they fit together, and an interrupted run resumes to the identical result. */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <omp.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "exhaustive.h"
+
+#ifndef ULPB_FAST_REFERENCE_SAMPLES
+#define ULPB_FAST_REFERENCE_SAMPLES 10000000
+#endif
+
+static uint64_t mix(uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static float float_from(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* Inputs from several distributions: any pattern, the natural ranges, near 1, tiny, huge. */
+static float sample(uint64_t i) {
+    const uint64_t r = mix(i);
+    const double u = (double)(r >> 11) * 0x1p-53;
+    switch (i % 7) {
+    case 0: return float_from((uint32_t)r);
+    case 1: return (float)(-M_PI + 2 * M_PI * u);
+    case 2: return (float)(-1e4 + 2e4 * u);
+    case 3: return (float)(-1.0 + 2.0 * u);
+    case 4: return float_from(0x3f800000u - (uint32_t)(r % (1u << 23)) - 1); /* just below 1 */
+    case 5: return float_from((uint32_t)(r % 0x33800000u));                /* below 2^-24 */
+    default: return float_from(0x4b000000u + (uint32_t)(r % 0x34000000u)); /* 2^23 and above */
+    }
+}
+
+static void fast_reference_agrees_with_mpfr(void **state) {
+    (void)state;
+    static const ref_format binary32 = {24, 8};
+    const long n = ULPB_FAST_REFERENCE_SAMPLES;
+    long disagreements = 0, fallbacks = 0, first_bad = -1;
+#pragma omp parallel for reduction(+ : disagreements, fallbacks) schedule(static, 65536)
+    for (long i = 0; i < n; i++) {
+        const float x = sample((uint64_t)i);
+        for (int op = 0; op < 2; op++) {
+            ref_value fast, exact;
+            if (!ref_fast_binary32(op ? REF_ASIN : REF_COS, (double)x, &fast)) {
+                fallbacks++;
+                continue;
+            }
+            ref_eval(op ? REF_ASIN : REF_COS, &binary32, (double)x, &exact);
+            /* the same correctly rounded value, and the same ULP error (to 1e-6) for it and for
+             * its two neighbours, the verdicts a check can reach */
+            int same = isnan(exact.rounded) ? isnan(fast.rounded)
+                                            : fast.rounded == exact.rounded && signbit(fast.rounded) == signbit(exact.rounded);
+            if (same && !isnan(exact.rounded)) {
+                const float y = (float)exact.rounded;
+                const float candidates[3] = {y, nextafterf(y, INFINITY), nextafterf(y, -INFINITY)};
+                for (int k = 0; k < 3; k++)
+                    same &= fabs(ref_ulp_error(&fast, candidates[k]) - ref_ulp_error(&exact, candidates[k])) <= 1e-6;
+            }
+            if (!same) {
+                disagreements++;
+#pragma omp critical
+                if (first_bad < 0) first_bad = i;
+            }
+        }
+    }
+    ref_free_cache();
+    print_message("%ld inputs x 2 ops, %ld fast-reference fallbacks\n", n, fallbacks);
+    if (disagreements) fail_msg("%ld disagreements with MPFR, first at sample %ld", disagreements, first_bad);
+}
+
+static ulpb_exhaustive_spec spec_for(const char *impl, ulpb_op_id op, bool mpfr, int index, int count) {
+    const ulpb_exhaustive_spec spec = {ulpb_entry_find(impl, op, ULPB_DTYPE_f32), mpfr, index, count, 0, false, 0};
+    assert_non_null(spec.entry);
+    return spec;
+}
+
+/* JSON of a state without what legitimately differs between runs. */
+static cJSON *comparable_json(const ulpb_exhaustive_state *st) {
+    cJSON *doc = ulpb_exhaustive_json(st, "test");
+    cJSON_DeleteItemFromObject(doc, "seconds");
+    cJSON_DeleteItemFromObject(doc, "interrupted");
+    cJSON_DeleteItemFromObject(doc, "environment");
+    return doc;
+}
+
+static void fast_reference_run_matches_mpfr_run(void **state) {
+    (void)state;
+    static ulpb_exhaustive_state fast, mpfr; /* one chunk: [1, 1 + 2^-3) */
+    const ulpb_exhaustive_spec fast_spec = spec_for("glibc", ULPB_OP_cos, false, 1016, 4096);
+    const ulpb_exhaustive_spec mpfr_spec = spec_for("glibc", ULPB_OP_cos, true, 1016, 4096);
+    ulpb_exhaustive_init(&fast, &fast_spec);
+    ulpb_exhaustive_init(&mpfr, &mpfr_spec);
+    ulpb_exhaustive_run(&fast);
+    ulpb_exhaustive_run(&mpfr);
+    assert_true(ulpb_exhaustive_complete(&fast) && ulpb_exhaustive_complete(&mpfr));
+    assert_int_equal(fast.stats.inputs, 1u << 20);
+    assert_true(fast.stats.misrounded > 1000); /* glibc cosf is not correctly rounded */
+    assert_int_equal(fast.stats.misrounded, mpfr.stats.misrounded);
+    assert_int_equal(fast.stats.correctly_rounded, mpfr.stats.correctly_rounded);
+    assert_int_equal(fast.misrounded_listed, mpfr.misrounded_listed);
+    assert_memory_equal(fast.misrounded, mpfr.misrounded, fast.misrounded_listed * sizeof fast.misrounded[0]);
+    assert_memory_equal(fast.stats.histogram, mpfr.stats.histogram, sizeof fast.stats.histogram);
+    assert_true(fabs(fast.stats.max_ulp - mpfr.stats.max_ulp) < 1e-6);
+}
+
+static void interrupted_run_resumes_to_identical_result(void **state) {
+    (void)state;
+    static ulpb_exhaustive_state whole, part, resumed;
+    const ulpb_exhaustive_spec spec = spec_for("glibc", ULPB_OP_asin, false, 254, 1024); /* 4 chunks near 1 */
+    ulpb_exhaustive_init(&whole, &spec);
+    ulpb_exhaustive_run(&whole);
+    ulpb_exhaustive_spec limited = spec;
+    limited.max_chunks = 1;
+    ulpb_exhaustive_init(&part, &limited);
+    ulpb_exhaustive_run(&part);
+    assert_false(ulpb_exhaustive_complete(&part));
+    /* through the file format, as --resume does */
+    cJSON *saved = ulpb_exhaustive_json(&part, "test");
+    char *text = cJSON_Print(saved);
+    cJSON *loaded = cJSON_Parse(text);
+    char err[256];
+    assert_int_equal(ulpb_exhaustive_from_json(loaded, &resumed, err, sizeof err), 0);
+    assert_false(ulpb_exhaustive_complete(&resumed));
+    resumed.spec.max_chunks = 2; /* and once more interrupted */
+    ulpb_exhaustive_run(&resumed);
+    resumed.spec.max_chunks = 0;
+    ulpb_exhaustive_run(&resumed);
+    assert_true(ulpb_exhaustive_complete(&resumed));
+    cJSON *a = comparable_json(&whole), *b = comparable_json(&resumed);
+    if (!cJSON_Compare(a, b, true)) {
+        char *ta = cJSON_Print(a), *tb = cJSON_Print(b);
+        fail_msg("resumed result differs:\n%s\n---\n%s", ta, tb);
+    }
+    cJSON_Delete(a), cJSON_Delete(b), cJSON_Delete(saved), cJSON_Delete(loaded);
+    free(text);
+}
+
+/* Merging needs only the coverage and statistics, so the states are made by hand. */
+static void fake_shard(ulpb_exhaustive_state *st, const char *impl, int first_chunk, int end_chunk) {
+    const ulpb_exhaustive_spec spec = spec_for(impl, ULPB_OP_cos, false, 0, 1);
+    ulpb_exhaustive_init(st, &spec);
+    for (int c = first_chunk; c < end_chunk; c++) {
+        st->done[c] = true;
+        st->chunk_ulp_sum[c] = 0.25 * c;
+    }
+    st->stats.inputs = (uint64_t)(end_chunk - first_chunk) << ULPB_CHUNK_BITS;
+    st->stats.correctly_rounded = st->stats.inputs - 1;
+    st->stats.misrounded = 1;
+    st->misrounded[0] = (uint32_t)first_chunk << ULPB_CHUNK_BITS;
+    st->misrounded_listed = 1;
+}
+
+static void merge_accepts_only_fitting_shards(void **state) {
+    (void)state;
+    static ulpb_exhaustive_state parts[3], merged;
+    const char *names[3] = {"a.json", "b.json", "c.json"};
+    char err[512];
+    fake_shard(&parts[0], "omk", 0, 2048);
+    fake_shard(&parts[1], "omk", 2048, 4096);
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
+    assert_true(ulpb_exhaustive_complete(&merged));
+    assert_int_equal(merged.stats.inputs, 1ull << 32);
+    assert_int_equal(merged.stats.misrounded, 2);
+    assert_int_equal(merged.misrounded_listed, 2);
+    /* the order of the files does not matter */
+    ulpb_exhaustive_state swapped_parts[2] = {parts[1], parts[0]};
+    static ulpb_exhaustive_state merged_swapped;
+    assert_int_equal(ulpb_exhaustive_merge(&merged_swapped, swapped_parts, names, 2, err, sizeof err), 0);
+    cJSON *a = comparable_json(&merged), *b = comparable_json(&merged_swapped);
+    assert_true(cJSON_Compare(a, b, true));
+    cJSON_Delete(a), cJSON_Delete(b);
+
+    fake_shard(&parts[1], "omk", 2047, 4096); /* overlap */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "overlap"));
+    fake_shard(&parts[1], "omk", 2049, 4096); /* gap */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gap"));
+    fake_shard(&parts[1], "glibc", 2048, 4096); /* another implementation */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different implementation"));
+    fake_shard(&parts[1], "omk", 2048, 4096);
+    parts[1].spec.entry = ulpb_entry_find("omk", ULPB_OP_asin, ULPB_DTYPE_f32); /* another op */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different op"));
+
+    /* another version or dtype is refused when the file is read */
+    static ulpb_exhaustive_state back;
+    cJSON *doc = ulpb_exhaustive_json(&parts[0], "test");
+    assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), 0);
+    cJSON_ReplaceItemInObject(doc, "ulpbench", cJSON_CreateString("0.0.1"));
+    assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0.0.1"));
+    cJSON_ReplaceItemInObject(doc, "ulpbench", cJSON_CreateString(ULPB_VERSION));
+    cJSON_ReplaceItemInObject(doc, "dtype", cJSON_CreateString("f64"));
+    assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), -1);
+    cJSON_Delete(doc);
+}
+
+/* The command line: SIGINT leaves a valid partial result and no temporary file; merge refuses a
+ * gap with exit status 2. */
+static void cli_interrupt_and_merge(void **state) {
+    (void)state;
+    char dir[] = "/tmp/ulpb_exh_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char json[600], cmd[1400];
+    snprintf(json, sizeof json, "%s/part.json", dir);
+    const pid_t child = fork();
+    if (child == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(ULPBENCH_BIN, ULPBENCH_BIN, "accuracy", "--op", "asin", "--dtype", "f32", "--impl", "glibc", "--exhaustive",
+              "--reference", "mpfr", "--quiet", "--json", json, (char *)NULL);
+        _exit(127);
+    }
+    sleep(2);
+    kill(child, SIGINT);
+    int status;
+    waitpid(child, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 3);
+    FILE *f = fopen(json, "r");
+    assert_non_null(f);
+    char *text = calloc(1, 1 << 22);
+    fread(text, 1, (1 << 22) - 1, f);
+    fclose(f);
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "interrupted")));
+    static ulpb_exhaustive_state partial;
+    char err[256];
+    assert_int_equal(ulpb_exhaustive_from_json(doc, &partial, err, sizeof err), 0);
+    cJSON_Delete(doc);
+    free(text);
+    int entries = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));) entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 1); /* the result, no temporary file */
+
+    snprintf(cmd, sizeof cmd, "%s merge -o %s/merged.json %s 2>%s/err.txt", ULPBENCH_BIN, dir, json, dir);
+    status = system(cmd);
+    assert_int_equal(WEXITSTATUS(status), 2);
+    snprintf(cmd, sizeof cmd, "grep -q 'gap' %s/err.txt && test ! -e %s/merged.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fast_reference_agrees_with_mpfr),
+        cmocka_unit_test(fast_reference_run_matches_mpfr_run),
+        cmocka_unit_test(interrupted_run_resumes_to_identical_result),
+        cmocka_unit_test(merge_accepts_only_fitting_shards),
+        cmocka_unit_test(cli_interrupt_and_merge),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
