@@ -467,18 +467,13 @@ static int cmd_merge(int argc, char **argv) {
         status = fail("merge", "%s", err);
     if (status == 0) {
         cJSON *doc = ulpb_exhaustive_json(merged, g_command);
-        char *text = cJSON_Print(doc);
         if (out_path) {
-            const size_t len = strlen(text);
-            char *with_newline = malloc(len + 2);
-            memcpy(with_newline, text, len);
-            memcpy(with_newline + len, "\n", 2);
-            if (ulpb_write_file_atomic(out_path, with_newline, err, sizeof err)) status = fail("merge", "%s", err);
-            free(with_newline);
+            status = write_outputs("merge", out_path, NULL, doc, NULL);
         } else {
+            char *text = cJSON_Print(doc);
             puts(text);
+            cJSON_free(text);
         }
-        cJSON_free(text);
         cJSON_Delete(doc);
     }
     free(parts);
@@ -498,7 +493,13 @@ static int cmd_accuracy(int argc, char **argv) {
                "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
                "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
                "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
-               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n",
+               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n\n"
+               "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
+               "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--resume FILE] [--max-chunks N]\n\n"
+               "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
+               "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
+               "SIGINT/SIGTERM (or --max-chunks) stop after the chunks in progress and write a partial result\n"
+               "(exit status 3) that --resume FILE continues; ulpbench merge combines shards.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED);
         return 0;
     }
@@ -855,7 +856,8 @@ static void usage(FILE *f) {
           "  accuracy   ULP error against correctly rounded MPFR references\n"
           "  bench      throughput (elements/ns) beside the peers and a memcpy floor\n"
           "  eval       apply an op to a .npy file\n"
-          "  report     the default suite, report.json + report.md, and the CI gate\n\n"
+          "  report     the default suite, report.json + report.md, and the CI gate\n"
+          "  merge      combine the shards of an exhaustive binary32 run\n\n"
           "Run 'ulpbench <command> --help' for a command's options.\n",
           f);
 }
