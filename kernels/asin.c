@@ -90,19 +90,16 @@ static double asin_f64_dd(double x, double *tail) {
     return (x - x) / (x - x);   /* |x| > 1: invalid */
 }
 
-/* binary32: binary64 arithmetic with the short polynomial (relative error below 2^-49); results
- * too close to a binary32 rounding boundary are redone through asin_f64_dd. */
+/* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93), each lane choosing its
+ * series variable first; results within OMK_F32_GUARD of a binary32 rounding boundary are redone
+ * through asin_f64_dd. */
 static inline double asin_f32_fast(double x) {
     const double ax = fabs(x);
-    const double z = x * x;
-    const double small = fma(x * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), x);
+    const uint64_t large = asin_large_mask(ax);
     const double w = 0.5 * (1.0 - ax);
-    const double s = sqrt(w);
-    const double asin_s = fma(s * w, omk_horner(w, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), s);
-    const double large = fma(-2.0, asin_s, K_PIO2_HI) + K_PIO2_LO;
-    const uint64_t take_small = 0 - (uint64_t)(ax < 0.5);
-    const uint64_t y = (omk_bits64(small) & take_small) | (omk_bits64(large) & ~take_small);
-    return copysign(omk_double_from_bits(y), x);
+    const double v = omk_select(large, sqrt(w), ax), z = omk_select(large, w, ax * ax);
+    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
+    return copysign(omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v), x);
 }
 
 /* The eight entry points of this ISA build (omk_internal.h): asin is odd. */
