@@ -1,0 +1,30 @@
+#!/bin/sh
+# The install contract: `cmake --install` into a fresh prefix, then a program outside the tree
+# builds against it through pkg-config (shared and static) and runs.
+# Usage: install_consumer.sh BUILD_DIR C_COMPILER
+set -eu
+build=$1
+cc=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+cat >"$prefix/consumer.c" <<'C'
+#include <omk.h>
+#include <stdio.h>
+int main(void) {
+    const float x[3] = {-1.0f, 0.0f, 1.0f};
+    float y[3];
+    omk_cos_f32(x, y, 3);
+    uint16_t h = 0x3c00, r; /* binary16 1.0 */
+    omk_asin_f16(&h, &r, 1);
+    printf("%.7g %.7g %.7g %#06x %s\n", y[0], y[1], y[2], r, omk_version());
+    return !(y[1] == 1.0f && y[0] == y[2] && r == 0x3e48);
+}
+C
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/lib" -o "$prefix/shared"
+"$prefix/shared"
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" -lm -o "$prefix/static"
+"$prefix/static"
+test -x "$prefix/bin/ulpbench"
+echo "install contract: ok"
