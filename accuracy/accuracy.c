@@ -209,7 +209,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {
             x[i] = ref_decode(&dt->format, bits[i]);
-            ref_eval(ulpb_ops[spec->op].ref, &dt->format, x[i], &ref[i]);
+            if (!spec->fast_reference || !ref_fast(ulpb_ops[spec->op].ref, &dt->format, x[i], &ref[i]))
+                ref_eval(ulpb_ops[spec->op].ref, &dt->format, x[i], &ref[i]);
         }
         reference_seconds += now_seconds() - t0;
         for (int r = 0; r < n_results; r++) {

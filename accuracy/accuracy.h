@@ -45,6 +45,7 @@ typedef struct {
     const char *impl; /* NULL: every registry entry of (op, dtype) */
     int threads;      /* 0: all cores */
     bool progress;    /* progress on stderr */
+    bool fast_reference; /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
 } ulpb_check_spec;
 
 /* Runs one (op, dtype) group. Writes up to `capacity` results, returns how many, or -1 with a

@@ -120,6 +120,7 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON_AddStringToObject(doc, "command", run->command);
     cJSON_AddNumberToObject(doc, "seed", (double)run->seed);
     cJSON_AddNumberToObject(doc, "samples", (double)run->samples);
+    cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON_AddItemToObject(doc, "environment", ulpb_environment_json());
     cJSON *arr = cJSON_AddArrayToObject(doc, "results");
     for (int i = 0; i < count; i++) cJSON_AddItemToArray(arr, ulpb_result_json(&results[i]));

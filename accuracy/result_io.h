@@ -15,6 +15,7 @@ typedef struct {
     const char *command;
     unsigned long long seed;
     unsigned long long samples;
+    const char *reference; /* "mpfr" or "fast" */
 } ulpb_run_info;
 
 cJSON *ulpb_environment_json(void);

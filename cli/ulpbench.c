@@ -167,7 +167,7 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
             if (!(o->dtype_mask & (1u << d))) continue;
             if (o->impl && !ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d)) continue;
             const ulpb_check_spec spec = {(ulpb_op_id)op, (ulpb_dtype_id)d, o->samples, o->seed, o->impl,
-                                          o->threads, !o->quiet};
+                                          o->threads, !o->quiet, o->reference_given && !o->mpfr_reference};
             char err[256];
             const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
             if (n < 0) return fail(sub, "%s", err);
@@ -211,8 +211,10 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
-               "inputs.\n",
-            title, run->command, run->seed, run->samples);
+               "inputs. Reference: %s.\n",
+            title, run->command, run->seed, run->samples,
+            strcmp(run->reference, "fast") == 0 ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
+                                                : "MPFR");
     environment_line(f);
     ulpb_results_markdown(f, results, count);
     if (gate_text) fprintf(f, "\n%s", gate_text);
@@ -509,15 +511,14 @@ static int cmd_accuracy(int argc, char **argv) {
             return fail("accuracy", "--exhaustive is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)");
         return run_exhaustive(&o);
     }
-    if (o.shard_given || o.reference_given || o.max_chunks)
-        return fail("accuracy", "--shard, --reference and --max-chunks go with --exhaustive");
+    if (o.shard_given || o.max_chunks) return fail("accuracy", "--shard and --max-chunks go with --exhaustive");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
     if (status == 0) {
-        const ulpb_run_info run = {g_command, o.seed, o.samples};
+        const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr"};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         fputs(md, stdout);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
@@ -750,7 +751,7 @@ static int cmd_report(int argc, char **argv) {
             passed ? "PASSED" : "FAILED");
     fclose(gf);
 
-    const ulpb_run_info run = {g_command, o.seed, o.samples};
+    const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr"};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);

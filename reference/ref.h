@@ -30,6 +30,10 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out);
 /* The same for a binary32 x and the binary32 format, without MPFR for nearly every input (see
  * ref_fast.c for the bound it relies on). Returns 1 when decided; 0 means use ref_eval. */
 int ref_fast_binary32(ref_op op, double x, ref_value *out);
+/* The same for binary64 (long double evaluation, see ref_fast.c). */
+int ref_fast_binary64(ref_op op, double x, ref_value *out);
+/* ref_fast_binary32 or ref_fast_binary64 by format; 0 (use ref_eval) for other formats. */
+int ref_fast(ref_op op, const ref_format *fmt, double x, ref_value *out);
 
 /* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 when they are equal. */
 double ref_ulp_error(const ref_value *v, double y);

@@ -89,6 +89,53 @@ static void fast_reference_agrees_with_mpfr(void **state) {
     if (disagreements) fail_msg("%ld disagreements with MPFR, first at sample %ld", disagreements, first_bad);
 }
 
+#ifndef ULPB_FAST_REFERENCE_SAMPLES_F64
+#define ULPB_FAST_REFERENCE_SAMPLES_F64 1000000
+#endif
+
+/* The binary64 fast reference (long double) against MPFR, on every sampler of the accuracy runner
+ * (specials, any pattern, the natural domain, huge arguments, the nearest doubles to k pi/2, near
+ * +-1, tiny and subnormal): the same correctly rounded value, and the ULP error to 2e-3 for it and
+ * its neighbours. */
+static void fast_binary64_reference_agrees_with_mpfr(void **state) {
+    (void)state;
+    static const ref_format binary64 = {53, 11};
+    const long n = ULPB_FAST_REFERENCE_SAMPLES_F64;
+    long disagreements = 0, fallbacks = 0, first_bad = -1;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        const ref_op rop = ulpb_ops[op].ref;
+#pragma omp parallel for reduction(+ : disagreements, fallbacks) schedule(dynamic, 4096)
+        for (long i = 0; i < n; i++) {
+            const int sampler = 1 + (int)(i % 6); /* every sampler but the (enumerated) specials */
+            const uint64_t bits = ulpb_sampler_input(sampler, (ulpb_op_id)op, ULPB_DTYPE_f64, 99, (uint64_t)i);
+            double x;
+            memcpy(&x, &bits, sizeof x);
+            ref_value fast, exact;
+            if (!ref_fast_binary64(rop, x, &fast)) {
+                fallbacks++;
+                continue;
+            }
+            ref_eval(rop, &binary64, x, &exact);
+            int same = isnan(exact.rounded) ? isnan(fast.rounded)
+                                            : fast.rounded == exact.rounded && signbit(fast.rounded) == signbit(exact.rounded);
+            if (same && !isnan(exact.rounded)) {
+                const double candidates[3] = {exact.rounded, nextafter(exact.rounded, INFINITY),
+                                              nextafter(exact.rounded, -INFINITY)};
+                for (int k = 0; k < 3; k++)
+                    same &= fabs(ref_ulp_error(&fast, candidates[k]) - ref_ulp_error(&exact, candidates[k])) <= 2e-3;
+            }
+            if (!same) {
+                disagreements++;
+#pragma omp critical
+                if (first_bad < 0) first_bad = i;
+            }
+        }
+    }
+    ref_free_cache();
+    print_message("%ld inputs x 2 ops, %ld fast-reference fallbacks\n", n, fallbacks);
+    if (disagreements) fail_msg("%ld disagreements with MPFR, first at sample %ld", disagreements, first_bad);
+}
+
 static ulpb_exhaustive_spec spec_for(const char *impl, ulpb_op_id op, bool mpfr, int index, int count) {
     const ulpb_exhaustive_spec spec = {ulpb_entry_find(impl, op, ULPB_DTYPE_f32), mpfr, index, count, 0, false, 0};
     assert_non_null(spec.entry);
@@ -272,6 +319,7 @@ static void cli_interrupt_and_merge(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
+        cmocka_unit_test(fast_binary64_reference_agrees_with_mpfr),
         cmocka_unit_test(fast_reference_run_matches_mpfr_run),
         cmocka_unit_test(interrupted_run_resumes_to_identical_result),
         cmocka_unit_test(merge_accepts_only_fitting_shards),
