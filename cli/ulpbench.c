@@ -12,6 +12,7 @@
 
 #include "accuracy.h"
 #include "exhaustive.h"
+#include "hard_cases.h"
 #include "bench.h"
 #include "npy.h"
 #include "registry.h"
@@ -483,6 +484,56 @@ static int cmd_merge(int argc, char **argv) {
     return status;
 }
 
+/* ---- hard-cases ---------------------------------------------------------------------------- */
+
+static int cmd_hard_cases(int argc, char **argv) {
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},     {"starts", required_argument, 0, 'n'},
+                                         {"span", required_argument, 0, 'w'},   {"keep", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
+    unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : c == 's' ? &seed : NULL;
+        if (c == 'o') {
+            if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
+                return fail("hard-cases", "unknown op '%s' (expected cos, asin or all)", optarg);
+        } else if (target) {
+            if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
+                return fail("hard-cases", "%s needs an integer in 1..1000000, got '%s'", argv[optind - 1], optarg);
+        } else if (c == 'h') {
+            printf("usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"
+                   "Searches binary64 inputs whose cos/asin lies closest to a rounding midpoint: M consecutive doubles\n"
+                   "from each of N starting points drawn from the accuracy samplers (seed S), ranked with the long\n"
+                   "double reference; prints the K closest per op, then the structural cases (reduction worst case,\n"
+                   "omk's switch points), each measured exactly with MPFR. Output: the data table format of\n"
+                   "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu).\n",
+                   DEFAULT_SEED);
+            return 0;
+        } else
+            return fail("hard-cases", "invalid option (try --help)");
+    }
+    if (optind < argc) return fail("hard-cases", "unexpected argument '%s'", argv[optind]);
+    printf("# Hard-to-round binary64 inputs for cos and asin, made by:\n#   %s\n"
+           "# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
+           "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n",
+           g_command);
+    ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        if (!(op_mask & (1u << op))) continue;
+        const int n = ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep, rows);
+        for (int i = 0; i < n; i++) {
+            uint64_t expected;
+            memcpy(&expected, &rows[i].expected, sizeof expected);
+            printf("%s 0x%016llx 0x%016llx %.3e %s\n", ulpb_ops[op].name, (unsigned long long)rows[i].bits,
+                   (unsigned long long)expected, rows[i].distance, rows[i].source);
+        }
+    }
+    free(rows);
+    return 0;
+}
+
 /* ---- accuracy ------------------------------------------------------------------------------ */
 
 static int cmd_accuracy(int argc, char **argv) {
@@ -858,7 +909,8 @@ static void usage(FILE *f) {
           "  bench      throughput (elements/ns) beside the peers and a memcpy floor\n"
           "  eval       apply an op to a .npy file\n"
           "  report     the default suite, report.json + report.md, and the CI gate\n"
-          "  merge      combine the shards of an exhaustive binary32 run\n\n"
+          "  merge      combine the shards of an exhaustive binary32 run\n"
+          "  hard-cases search binary64 inputs that are hard to round\n\n"
           "Run 'ulpbench <command> --help' for a command's options.\n",
           f);
 }
@@ -883,6 +935,7 @@ int main(int argc, char **argv) {
     else if (strcmp(sub, "eval") == 0) status = cmd_eval(argc - 1, argv + 1);
     else if (strcmp(sub, "report") == 0) status = cmd_report(argc - 1, argv + 1);
     else if (strcmp(sub, "merge") == 0) status = cmd_merge(argc - 1, argv + 1);
+    else if (strcmp(sub, "hard-cases") == 0) status = cmd_hard_cases(argc - 1, argv + 1);
     else if (strcmp(sub, "bench") == 0) status = cmd_bench(argc - 1, argv + 1);
     else {
         fprintf(stderr, "ulpbench: unknown command '%s'\n", sub);
