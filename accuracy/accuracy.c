@@ -105,6 +105,7 @@ static uint64_t unpack(size_t bytes, const void *in, size_t i) {
 typedef struct {
     int count;
     int sampler[SAMPLER_COUNT];
+    uint64_t first[SAMPLER_COUNT];  /* this shard's slice of each sampler's indices */
     uint64_t inputs[SAMPLER_COUNT];
     bool exhaustive;
 } plan;
@@ -119,12 +120,18 @@ static plan make_plan(const ulpb_check_spec *spec) {
         return p;
     }
     p.count = samplers_for_op(spec->op, p.sampler);
-    uint64_t left = spec->samples;
-    p.inputs[0] = sampler_special_count(spec->dtype) < left ? sampler_special_count(spec->dtype) : left;
-    left -= p.inputs[0];
+    uint64_t left = spec->samples, total[SAMPLER_COUNT];
+    total[0] = sampler_special_count(spec->dtype) < left ? sampler_special_count(spec->dtype) : left;
+    left -= total[0];
     const int random_samplers = p.count - 1;
     for (int s = 1; s < p.count; s++)
-        p.inputs[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+    /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
+    const uint64_t k = (uint64_t)spec->shard_index, n = spec->shard_count > 0 ? (uint64_t)spec->shard_count : 1;
+    for (int s = 0; s < p.count; s++) {
+        p.first[s] = (uint64_t)((unsigned __int128)total[s] * k / n);
+        p.inputs[s] = (uint64_t)((unsigned __int128)total[s] * (k + 1) / n) - p.first[s];
+    }
     return p;
 }
 
@@ -196,15 +203,16 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     uint64_t local = 0, done = 0;
     while (done < total) {
         size_t n = 0;
-        for (; n < CHUNK && s < p.count; n++) {
-            bits[n] = p.exhaustive ? local : ulpb_sampler_input(p.sampler[s], spec->op, spec->dtype, spec->seed, local);
-            slot[n] = s;
-            if (++local == p.inputs[s]) {
+        while (n < CHUNK && s < p.count) {
+            if (local == p.inputs[s]) {
                 s++;
                 local = 0;
+                continue;
             }
+            const uint64_t index = p.first[s] + local++;
+            bits[n] = p.exhaustive ? index : ulpb_sampler_input(p.sampler[s], spec->op, spec->dtype, spec->seed, index);
+            slot[n++] = s;
         }
-        while (s < p.count && p.inputs[s] == 0) s++;
         const double t0 = now_seconds();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++) {

@@ -46,6 +46,7 @@ typedef struct {
     int threads;      /* 0: all cores */
     bool progress;    /* progress on stderr */
     bool fast_reference; /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
+    int shard_index, shard_count; /* sampled runs: slice K of N of every sampler's indices (0/0: all) */
 } ulpb_check_spec;
 
 /* Runs one (op, dtype) group. Writes up to `capacity` results, returns how many, or -1 with a

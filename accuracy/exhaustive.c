@@ -158,18 +158,6 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void add_hex_double(cJSON *o, const char *key, double v) {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%a", v);
-    cJSON_AddStringToObject(o, key, buf);
-}
-
-static void add_hex_bits(cJSON *o, const char *key, uint64_t bits) {
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%08llx", (unsigned long long)bits);
-    cJSON_AddStringToObject(o, key, buf);
-}
-
 cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command) {
     const ulpb_exhaustive_spec *spec = &st->spec;
     cJSON *doc = cJSON_CreateObject();
@@ -214,72 +202,21 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     cJSON_AddItemToObject(doc, "result", result);
 
     /* Exact values for resuming and merging (hex floats round-trip). */
-    cJSON *state = cJSON_AddObjectToObject(doc, "state");
-    const ulpb_stats *s = &st->stats;
-    cJSON_AddNumberToObject(state, "ulp_count", (double)s->ulp_count);
-    if (s->has_worst) {
-        add_hex_bits(state, "worst_bits", s->worst_bits);
-        add_hex_double(state, "max_ulp", s->max_ulp);
-        add_hex_double(state, "worst_input", s->worst_input);
-        add_hex_double(state, "worst_got", s->worst_got);
-        add_hex_double(state, "worst_expected", s->worst_expected);
-    }
-    if (s->has_special_example) {
-        add_hex_bits(state, "special_bits", s->special_bits);
-        add_hex_double(state, "special_got", s->special_got);
-        add_hex_double(state, "special_expected", s->special_expected);
-    }
+    cJSON *state = ulpb_stats_state_json(&st->stats);
+    cJSON_AddItemToObject(doc, "state", state);
     cJSON *sums = cJSON_AddObjectToObject(state, "chunk_ulp_sums");
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (!st->done[c]) continue;
         char key[8];
         snprintf(key, sizeof key, "%d", c);
-        add_hex_double(sums, key, st->chunk_ulp_sum[c]);
+        ulpb_json_add_hex_double(sums, key, st->chunk_ulp_sum[c]);
     }
     return doc;
 }
 
-/* Readers that fail with a message naming the field. */
-static int get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(item)) {
-        snprintf(err, len, "missing or non-numeric \"%s\"", key);
-        return -1;
-    }
-    *v = item->valuedouble;
-    return 0;
-}
-
-static const char *get_string(const cJSON *o, const char *key) {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(item) ? item->valuestring : NULL;
-}
-
-static int get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t len) {
-    const char *text = get_string(o, key);
-    char *end;
-    if (text) *v = strtod(text, &end);
-    if (!text || *end) {
-        snprintf(err, len, "missing or malformed \"%s\"", key);
-        return -1;
-    }
-    return 0;
-}
-
-static int get_hex_bits(const cJSON *o, const char *key, uint64_t *v, char *err, size_t len) {
-    const char *text = get_string(o, key);
-    char *end;
-    if (text) *v = strtoull(text, &end, 16);
-    if (!text || *end) {
-        snprintf(err, len, "missing or malformed \"%s\"", key);
-        return -1;
-    }
-    return 0;
-}
-
 int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t len) {
     memset(st, 0, sizeof *st);
-    const char *schema = get_string(doc, "schema"), *version = get_string(doc, "ulpbench");
+    const char *schema = ulpb_json_get_string(doc, "schema"), *version = ulpb_json_get_string(doc, "ulpbench");
     if (!schema || strcmp(schema, "ulpbench.exhaustive") != 0) {
         snprintf(err, len, "not an exhaustive result (schema \"%s\")", schema ? schema : "?");
         return -1;
@@ -288,8 +225,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         snprintf(err, len, "written by ulpbench %s, this is %s", version ? version : "?", ULPB_VERSION);
         return -1;
     }
-    const char *op = get_string(doc, "op"), *dtype = get_string(doc, "dtype"), *impl = get_string(doc, "impl");
-    const char *reference = get_string(doc, "reference");
+    const char *op = ulpb_json_get_string(doc, "op"), *dtype = ulpb_json_get_string(doc, "dtype"), *impl = ulpb_json_get_string(doc, "impl");
+    const char *reference = ulpb_json_get_string(doc, "reference");
     const int op_id = op ? ulpb_op_find(op) : -1;
     if (op_id < 0 || !dtype || strcmp(dtype, "f32") != 0 || !impl || !reference) {
         snprintf(err, len, "missing or unknown op, dtype, impl or reference");
@@ -303,8 +240,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     st->spec.mpfr_reference = strcmp(reference, "mpfr") == 0;
     double index, count, chunk_inputs, v;
     const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");
-    if (get_number(shard, "index", &index, err, len) || get_number(shard, "count", &count, err, len) ||
-        get_number(doc, "chunk_inputs", &chunk_inputs, err, len) || get_number(doc, "seconds", &st->seconds, err, len))
+    if (ulpb_json_get_number(shard, "index", &index, err, len) || ulpb_json_get_number(shard, "count", &count, err, len) ||
+        ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) || ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count) {
         snprintf(err, len, "bad shard %g/%g or chunk size %g", index, count, chunk_inputs);
@@ -326,36 +263,9 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     }
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(doc, "result");
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(doc, "state");
-    ulpb_stats *s = &st->stats;
-    static const char *const counters[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
-    uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
-    for (int i = 0; i < 4; i++) {
-        if (get_number(result, counters[i], &v, err, len)) return -1;
-        *fields[i] = (uint64_t)v;
-    }
-    if (get_number(result, "reference_fallbacks", &v, err, len)) return -1;
+    if (ulpb_stats_from_json(result, state, &st->stats, err, len)) return -1;
+    if (ulpb_json_get_number(result, "reference_fallbacks", &v, err, len)) return -1;
     st->reference_fallbacks = (uint64_t)v;
-    if (get_number(state, "ulp_count", &v, err, len)) return -1;
-    s->ulp_count = (uint64_t)v;
-    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(result, "histogram");
-    for (int b = 0; b < ULPB_HIST_BINS; b++) {
-        if (get_number(hist, ulpb_hist_labels[b], &v, err, len)) return -1;
-        s->histogram[b] = (uint64_t)v;
-    }
-    s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
-    if (s->has_worst &&
-        (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
-         get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
-         get_hex_double(state, "worst_input", &s->worst_input, err, len) ||
-         get_hex_double(state, "worst_got", &s->worst_got, err, len) ||
-         get_hex_double(state, "worst_expected", &s->worst_expected, err, len)))
-        return -1;
-    s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
-    if (s->has_special_example &&
-        (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||
-         get_hex_double(state, "special_got", &s->special_got, err, len) ||
-         get_hex_double(state, "special_expected", &s->special_expected, err, len)))
-        return -1;
     const cJSON *item;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, "misrounded_inputs")) {
         char *end;
@@ -372,7 +282,7 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         if (!st->done[c]) continue;
         char key[8];
         snprintf(key, sizeof key, "%d", c);
-        if (get_hex_double(sums, key, &st->chunk_ulp_sum[c], err, len)) return -1;
+        if (ulpb_json_get_hex_double(sums, key, &st->chunk_ulp_sum[c], err, len)) return -1;
     }
     sum_chunk_ulps(st);
     return 0;

@@ -92,6 +92,107 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     return o;
 }
 
+void ulpb_json_add_hex_double(cJSON *o, const char *key, double v) {
+    char buf[40];
+    snprintf(buf, sizeof buf, "%a", v);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+static void add_hex_bits(cJSON *o, const char *key, uint64_t bits) {
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+const char *ulpb_json_get_string(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(item)) {
+        snprintf(err, len, "missing or non-numeric \"%s\"", key);
+        return -1;
+    }
+    *v = item->valuedouble;
+    return 0;
+}
+
+int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t len) {
+    const char *text = ulpb_json_get_string(o, key);
+    char *end;
+    if (text) *v = strtod(text, &end);
+    if (!text || *end) {
+        snprintf(err, len, "missing or malformed \"%s\"", key);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_hex_bits(const cJSON *o, const char *key, uint64_t *v, char *err, size_t len) {
+    const char *text = ulpb_json_get_string(o, key);
+    char *end;
+    if (text) *v = strtoull(text, &end, 16);
+    if (!text || *end) {
+        snprintf(err, len, "missing or malformed \"%s\"", key);
+        return -1;
+    }
+    return 0;
+}
+
+cJSON *ulpb_stats_state_json(const ulpb_stats *s) {
+    cJSON *state = cJSON_CreateObject();
+    cJSON_AddNumberToObject(state, "ulp_count", (double)s->ulp_count);
+    ulpb_json_add_hex_double(state, "ulp_sum", s->ulp_sum);
+    if (s->has_worst) {
+        add_hex_bits(state, "worst_bits", s->worst_bits);
+        ulpb_json_add_hex_double(state, "max_ulp", s->max_ulp);
+        ulpb_json_add_hex_double(state, "worst_input", s->worst_input);
+        ulpb_json_add_hex_double(state, "worst_got", s->worst_got);
+        ulpb_json_add_hex_double(state, "worst_expected", s->worst_expected);
+    }
+    if (s->has_special_example) {
+        add_hex_bits(state, "special_bits", s->special_bits);
+        ulpb_json_add_hex_double(state, "special_got", s->special_got);
+        ulpb_json_add_hex_double(state, "special_expected", s->special_expected);
+    }
+    return state;
+}
+
+int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t len) {
+    memset(s, 0, sizeof *s);
+    static const char *const names[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
+    uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
+    double v;
+    for (int i = 0; i < 4; i++) {
+        if (ulpb_json_get_number(counters, names[i], &v, err, len)) return -1;
+        *fields[i] = (uint64_t)v;
+    }
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(counters, "histogram");
+    for (int b = 0; b < ULPB_HIST_BINS; b++) {
+        if (ulpb_json_get_number(hist, ulpb_hist_labels[b], &v, err, len)) return -1;
+        s->histogram[b] = (uint64_t)v;
+    }
+    if (ulpb_json_get_number(state, "ulp_count", &v, err, len) ||
+        ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
+        return -1;
+    s->ulp_count = (uint64_t)v;
+    s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
+    if (s->has_worst && (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
+                         ulpb_json_get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
+                         ulpb_json_get_hex_double(state, "worst_input", &s->worst_input, err, len) ||
+                         ulpb_json_get_hex_double(state, "worst_got", &s->worst_got, err, len) ||
+                         ulpb_json_get_hex_double(state, "worst_expected", &s->worst_expected, err, len)))
+        return -1;
+    s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
+    if (s->has_special_example && (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||
+                                   ulpb_json_get_hex_double(state, "special_got", &s->special_got, err, len) ||
+                                   ulpb_json_get_hex_double(state, "special_expected", &s->special_expected, err, len)))
+        return -1;
+    return 0;
+}
+
 cJSON *ulpb_result_json(const ulpb_result *r) {
     const ulpb_dtype *dt = &ulpb_dtypes[r->entry->dtype];
     cJSON *o = ulpb_stats_json(&r->total, dt);
@@ -104,9 +205,11 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddStringToObject(o, "mode", r->exhaustive ? "exhaustive" : "sampled");
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddNumberToObject(o, "reference_seconds", r->reference_seconds);
+    cJSON_AddItemToObject(o, "state", ulpb_stats_state_json(&r->total));
     cJSON *samplers = cJSON_AddArrayToObject(o, "samplers");
     for (int s = 0; s < r->sampler_count; s++) {
         cJSON *so = ulpb_stats_json(&r->per_sampler[s], dt);
+        cJSON_AddItemToObject(so, "state", ulpb_stats_state_json(&r->per_sampler[s]));
         cJSON_AddStringToObject(so, "name", r->sampler_names[s]);
         cJSON_AddItemToArray(samplers, so);
     }
@@ -121,6 +224,9 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON_AddNumberToObject(doc, "seed", (double)run->seed);
     cJSON_AddNumberToObject(doc, "samples", (double)run->samples);
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
+    cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
+    cJSON_AddNumberToObject(shard, "index", run->shard_index);
+    cJSON_AddNumberToObject(shard, "count", run->shard_count > 0 ? run->shard_count : 1);
     cJSON_AddItemToObject(doc, "environment", ulpb_environment_json());
     cJSON *arr = cJSON_AddArrayToObject(doc, "results");
     for (int i = 0; i < count; i++) cJSON_AddItemToArray(arr, ulpb_result_json(&results[i]));
@@ -179,4 +285,112 @@ int ulpb_write_file_atomic(const char *path, const char *text, char *err, size_t
     }
     free(tmp);
     return 0;
+}
+
+/* ---- merging sampled shards ---------------------------------------------------------------- */
+
+static int same_string(const cJSON *a, const cJSON *b, const char *key) {
+    const char *x = ulpb_json_get_string(a, key), *y = ulpb_json_get_string(b, key);
+    return x && y && strcmp(x, y) == 0;
+}
+
+static int same_number(const cJSON *a, const cJSON *b, const char *key) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, key), *y = cJSON_GetObjectItemCaseSensitive(b, key);
+    return cJSON_IsNumber(x) && cJSON_IsNumber(y) && x->valuedouble == y->valuedouble;
+}
+
+cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
+                           size_t len) {
+    enum { MAX_SHARDS = 4096 };
+    int order[MAX_SHARDS];
+    double shard_count = 0;
+    for (int i = 0; i < MAX_SHARDS; i++) order[i] = -1;
+    for (int i = 0; i < count; i++) {
+        const cJSON *d = docs[i], *env = cJSON_GetObjectItemCaseSensitive(d, "environment");
+        const cJSON *env0 = cJSON_GetObjectItemCaseSensitive(docs[0], "environment");
+        const char *what = !same_string(d, docs[0], "schema")       ? "schema"
+                           : !same_string(env, env0, "ulpbench")    ? "ulpbench version"
+                           : !same_number(d, docs[0], "seed")       ? "seed"
+                           : !same_number(d, docs[0], "samples")    ? "sample count"
+                           : !same_string(d, docs[0], "reference")  ? "reference"
+                                                                    : NULL;
+        if (what) {
+            snprintf(err, len, "%s and %s have different %s", names[0], names[i], what);
+            return NULL;
+        }
+        double index, n;
+        const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
+        if (ulpb_json_get_number(shard, "index", &index, err, len) || ulpb_json_get_number(shard, "count", &n, err, len))
+            return NULL;
+        if (i == 0) shard_count = n;
+        if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n) {
+            snprintf(err, len, "%s is shard %g/%g, %s is of %g shards", names[i], index, n, names[0], shard_count);
+            return NULL;
+        }
+        if (order[(int)index] >= 0) {
+            snprintf(err, len, "%s and %s overlap (both are shard %g/%g)", names[order[(int)index]], names[i], index, n);
+            return NULL;
+        }
+        order[(int)index] = i;
+    }
+    for (int k = 0; k < (int)shard_count; k++)
+        if (order[k] < 0) {
+            snprintf(err, len, "gap: shard %d/%g is in none of the files", k, shard_count);
+            return NULL;
+        }
+
+    const cJSON *first_results = cJSON_GetObjectItemCaseSensitive(docs[0], "results");
+    const int result_count = cJSON_GetArraySize(first_results);
+    ulpb_result *results = calloc((size_t)result_count + 1, sizeof *results);
+    double samples, seed;
+    cJSON *out = NULL;
+    for (int r = 0; r < result_count; r++) {
+        const cJSON *id = cJSON_GetArrayItem(first_results, r);
+        const int op = ulpb_op_find(ulpb_json_get_string(id, "op") ? ulpb_json_get_string(id, "op") : "");
+        const int dtype = ulpb_dtype_find(ulpb_json_get_string(id, "dtype") ? ulpb_json_get_string(id, "dtype") : "");
+        const char *impl = ulpb_json_get_string(id, "impl");
+        results[r].entry = op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
+        if (!results[r].entry) {
+            snprintf(err, len, "%s: result %d names no registry entry", names[0], r);
+            goto done;
+        }
+        const cJSON *samplers0 = cJSON_GetObjectItemCaseSensitive(id, "samplers");
+        results[r].sampler_count = cJSON_GetArraySize(samplers0);
+        if (results[r].sampler_count > ULPB_MAX_SAMPLERS) results[r].sampler_count = ULPB_MAX_SAMPLERS;
+        for (int k = 0; k < (int)shard_count; k++) {
+            const cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results"), r);
+            if (!res || !same_string(res, id, "op") || !same_string(res, id, "dtype") || !same_string(res, id, "impl")) {
+                snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0], names[order[k]]);
+                goto done;
+            }
+            ulpb_stats part;
+            if (ulpb_stats_from_json(res, cJSON_GetObjectItemCaseSensitive(res, "state"), &part, err, len)) goto done;
+            ulpb_stats_merge(&results[r].total, &part);
+            double seconds;
+            if (!ulpb_json_get_number(res, "seconds", &seconds, err, len)) results[r].seconds += seconds;
+            if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len)) results[r].reference_seconds += seconds;
+            for (int s = 0; s < results[r].sampler_count; s++) {
+                const cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "samplers"), s);
+                if (!same_string(sampler, cJSON_GetArrayItem(samplers0, s), "name") ||
+                    ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, err, len)) {
+                    snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);
+                    goto done;
+                }
+                ulpb_stats_merge(&results[r].per_sampler[s], &part);
+                results[r].sampler_names[s] = ulpb_json_get_string(cJSON_GetArrayItem(samplers0, s), "name");
+            }
+        }
+        const char *mode = ulpb_json_get_string(id, "mode");
+        results[r].exhaustive = mode && strcmp(mode, "exhaustive") == 0;
+    }
+    ulpb_json_get_number(docs[0], "samples", &samples, err, len);
+    ulpb_json_get_number(docs[0], "seed", &seed, err, len);
+    {
+        const ulpb_run_info run = {command, (unsigned long long)seed, (unsigned long long)samples,
+                                   ulpb_json_get_string(docs[0], "reference"), 0, 1};
+        out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
+    }
+done:
+    free(results);
+    return out;
 }

@@ -16,6 +16,7 @@ typedef struct {
     unsigned long long seed;
     unsigned long long samples;
     const char *reference; /* "mpfr" or "fast" */
+    int shard_index, shard_count; /* sampled runs split with --shard K/N (0/1: whole) */
 } ulpb_run_info;
 
 cJSON *ulpb_environment_json(void);
@@ -26,6 +27,25 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
 
 /* One Markdown table per op over the given results. */
 void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count);
+
+/* Exact statistics for merging and resuming: the counters of ulpb_stats_json plus a "state" object
+ * (hex floats, which round-trip). */
+cJSON *ulpb_stats_state_json(const ulpb_stats *s);
+/* Reads back what ulpb_stats_json and ulpb_stats_state_json wrote; -1 with a message naming the
+ * field. */
+int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t err_len);
+
+/* JSON field helpers that fail with a message naming the field. */
+void ulpb_json_add_hex_double(cJSON *o, const char *key, double v);
+const char *ulpb_json_get_string(const cJSON *o, const char *key);
+int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
+int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
+
+/* Combines the documents of `ulpbench accuracy --shard K/N` (sampled runs) into one; NULL with a
+ * message when they differ in version, seed, samples, reference, ops, dtypes or implementations,
+ * repeat a shard or miss one. Shards merge in index order. */
+cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
+                           size_t err_len);
 
 /* Writes text to path via a temporary file and rename(). 0 on success, -1 with err set. */
 int ulpb_write_file_atomic(const char *path, const char *text, char *err, size_t err_len);

@@ -167,8 +167,16 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             if (!(o->dtype_mask & (1u << d))) continue;
             if (o->impl && !ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d)) continue;
-            const ulpb_check_spec spec = {(ulpb_op_id)op, (ulpb_dtype_id)d, o->samples, o->seed, o->impl,
-                                          o->threads, !o->quiet, o->reference_given && !o->mpfr_reference};
+            const ulpb_check_spec spec = {.op = (ulpb_op_id)op,
+                                          .dtype = (ulpb_dtype_id)d,
+                                          .samples = o->samples,
+                                          .seed = o->seed,
+                                          .impl = o->impl,
+                                          .threads = o->threads,
+                                          .progress = !o->quiet,
+                                          .fast_reference = o->reference_given && !o->mpfr_reference,
+                                          .shard_index = o->shard_given ? o->shard_index : 0,
+                                          .shard_count = o->shard_given ? o->shard_count : 1};
             char err[256];
             const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
             if (n < 0) return fail(sub, "%s", err);
@@ -447,40 +455,52 @@ static int cmd_merge(int argc, char **argv) {
         if (c == 'o') out_path = optarg;
         else if (c == 'h') {
             puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
-                 "Combines the results of 'ulpbench accuracy --exhaustive --shard K/N --json SHARD.json' into one\n"
-                 "result for all 2^32 inputs (stdout unless -o). Refuses (exit 2) files that come from another\n"
-                 "ulpbench version, op, dtype, implementation or reference, that overlap, or that leave a gap.");
+                 "Combines shard results into one (stdout unless -o): those of 'ulpbench accuracy --exhaustive\n"
+                 "--shard K/N' into a result over all 2^32 inputs, or those of a sampled 'ulpbench accuracy\n"
+                 "--shard K/N' into the result of the whole sample. Refuses (exit 2) files from another ulpbench\n"
+                 "version, op, dtype, implementation, reference (or seed and sample count), that overlap, or that\n"
+                 "leave a gap.");
             return 0;
         } else
             return fail("merge", "invalid option (try --help)");
     }
     const int count = argc - optind;
     if (count < 1) return fail("merge", "no input files");
-    ulpb_exhaustive_state *parts = calloc((size_t)count, sizeof *parts), *merged = calloc(1, sizeof *merged);
+    const char *const *names = (const char *const *)argv + optind;
+    cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
-    for (int i = 0; i < count && status == 0; i++) {
-        cJSON *doc = read_json_file("merge", argv[optind + i], &status);
-        char err[256];
-        if (doc && ulpb_exhaustive_from_json(doc, &parts[i], err, sizeof err))
-            status = fail("merge", "%s: %s", argv[optind + i], err);
-        cJSON_Delete(doc);
-    }
+    for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
+    const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
+    cJSON *merged_doc = NULL;
     char err[512];
-    if (status == 0 && ulpb_exhaustive_merge(merged, parts, (const char *const *)argv + optind, count, err, sizeof err))
-        status = fail("merge", "%s", err);
-    if (status == 0) {
-        cJSON *doc = ulpb_exhaustive_json(merged, g_command);
+    if (status == 0 && schema && strcmp(schema, "ulpbench.exhaustive") == 0) {
+        ulpb_exhaustive_state *parts = calloc((size_t)count, sizeof *parts), *merged = calloc(1, sizeof *merged);
+        for (int i = 0; i < count && status == 0; i++)
+            if (ulpb_exhaustive_from_json(docs[i], &parts[i], err, sizeof err))
+                status = fail("merge", "%s: %s", names[i], err);
+        if (status == 0 && ulpb_exhaustive_merge(merged, parts, names, count, err, sizeof err))
+            status = fail("merge", "%s", err);
+        if (status == 0) merged_doc = ulpb_exhaustive_json(merged, g_command);
+        free(parts);
+        free(merged);
+    } else if (status == 0 && schema && strcmp(schema, "ulpbench.accuracy") == 0) {
+        merged_doc = ulpb_accuracy_merge(docs, names, count, g_command, err, sizeof err);
+        if (!merged_doc) status = fail("merge", "%s", err);
+    } else if (status == 0) {
+        status = fail("merge", "%s: not a result of ulpbench accuracy --shard or --exhaustive", names[0]);
+    }
+    if (merged_doc) {
         if (out_path) {
-            status = write_outputs("merge", out_path, NULL, doc, NULL);
+            status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {
-            char *text = cJSON_Print(doc);
+            char *text = cJSON_Print(merged_doc);
             puts(text);
             cJSON_free(text);
         }
-        cJSON_Delete(doc);
+        cJSON_Delete(merged_doc);
     }
-    free(parts);
-    free(merged);
+    for (int i = 0; i < count; i++) cJSON_Delete(docs[i]);
+    free(docs);
     return status;
 }
 
@@ -562,14 +582,17 @@ static int cmd_accuracy(int argc, char **argv) {
             return fail("accuracy", "--exhaustive is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)");
         return run_exhaustive(&o);
     }
-    if (o.shard_given || o.max_chunks) return fail("accuracy", "--shard and --max-chunks go with --exhaustive");
+    if (o.max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
+    if (o.shard_given && (o.dtype_mask & ~((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+        return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
     if (status == 0) {
-        const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr"};
+        const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
+                                   o.shard_given ? o.shard_index : 0, o.shard_given ? o.shard_count : 1};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         fputs(md, stdout);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
@@ -802,7 +825,7 @@ static int cmd_report(int argc, char **argv) {
             passed ? "PASSED" : "FAILED");
     fclose(gf);
 
-    const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr"};
+    const ulpb_run_info run = {g_command, o.seed, o.samples, "mpfr", 0, 1};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);

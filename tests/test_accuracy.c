@@ -17,7 +17,7 @@ enum { TEST_SEED = 20261130 };
 static ulpb_result run_one(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples) {
     ulpb_result r[4];
     char err[256];
-    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, false};
+    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, false, 0, 1};
     const int n = ulpb_check(&spec, r, 4, err, sizeof err);
     if (n != 1) fail_msg("ulpb_check: %s", n < 0 ? err : "expected one result");
     return r[0];

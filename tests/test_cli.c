@@ -195,6 +195,39 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(run("accuracy --dtype f32"), 2);
 }
 
+/* A sampled run split with --shard K/N merges back into the whole run's counts and worst input. */
+static void sampled_shards_merge(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk --samples 6000 --quiet --json $D/whole.json"), 0);
+    for (int k = 0; k < 3; k++) {
+        char args[256];
+        snprintf(args, sizeof args,
+                 "accuracy --op asin --dtype f64 --impl omk --samples 6000 --shard %d/3 --quiet --json $D/s%d.json", k, k);
+        assert_int_equal(run(args), 0);
+    }
+    assert_int_equal(run("merge -o $D/merged.json $D/s2.json $D/s0.json $D/s1.json"), 0);
+    char *a = slurp(path("whole.json")), *b = slurp(path("merged.json"));
+    cJSON *whole = cJSON_Parse(a), *merged = cJSON_Parse(b);
+    const cJSON *rw = cJSON_GetArrayItem(cJSON_GetObjectItem(whole, "results"), 0);
+    const cJSON *rm = cJSON_GetArrayItem(cJSON_GetObjectItem(merged, "results"), 0);
+    static const char *const keys[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches", "max_ulp",
+                                       "worst", "histogram", "samplers"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        cJSON *x = cJSON_GetObjectItem(rw, keys[i]), *y = cJSON_GetObjectItem(rm, keys[i]);
+        if (strcmp(keys[i], "samplers") == 0) { /* compare counts only: per-sampler means add in another order */
+            for (int s = 0; s < cJSON_GetArraySize(x); s++)
+                assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(x, s), "inputs")->valueint,
+                                 cJSON_GetObjectItem(cJSON_GetArrayItem(y, s), "inputs")->valueint);
+            continue;
+        }
+        if (!cJSON_Compare(x, y, true)) fail_msg("merged shards differ from the whole run in \"%s\"", keys[i]);
+    }
+    cJSON_Delete(whole), cJSON_Delete(merged), free(a), free(b);
+    assert_int_equal(run("merge $D/s0.json $D/s1.json"), 2); /* shard 2 missing */
+    assert_int_equal(run("merge $D/s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
+    assert_int_equal(run("accuracy --op asin --dtype f16 --shard 0/2"), 2);
+}
+
 static void report_gates(void **state) {
     (void)state;
     assert_int_equal(run("report --samples 3000 --quiet --output-dir $D"), 0);
@@ -392,6 +425,7 @@ int main(void) {
         cmocka_unit_test(eval_matches_library),
         cmocka_unit_test(eval_rejects_bad_input),
         cmocka_unit_test(accuracy_writes_json),
+        cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),
         cmocka_unit_test(bench_rejects_bad_options),
