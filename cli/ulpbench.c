@@ -561,12 +561,16 @@ static int cmd_accuracy(int argc, char **argv) {
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
         printf("usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
-               "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n\n"
+               "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
+               "                        [--reference mpfr|fast] [--shard K/N]\n\n"
                "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
                "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
                "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
                "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
-               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n\n"
+               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n"
+               "--reference fast: long double (f64) or binary64 (f32) glibc values with a rounding test instead\n"
+               "of MPFR, which still decides the undecided inputs. --shard K/N (f32/f64): slice K of N of every\n"
+               "sampler's indices; ulpbench merge combines the shards.\n\n"
                "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
                "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--resume FILE] [--max-chunks N]\n\n"
                "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
