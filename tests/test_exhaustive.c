@@ -90,7 +90,7 @@ static void fast_reference_agrees_with_mpfr(void **state) {
 }
 
 #ifndef ULPB_FAST_REFERENCE_SAMPLES_F64
-#define ULPB_FAST_REFERENCE_SAMPLES_F64 1000000
+#define ULPB_FAST_REFERENCE_SAMPLES_F64 5000000
 #endif
 
 /* The binary64 fast reference (long double) against MPFR, on every sampler of the accuracy runner
