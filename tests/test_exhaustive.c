@@ -52,6 +52,21 @@ static float sample(uint64_t i) {
     }
 }
 
+/* Whether a fast reference value agrees with MPFR's: the same correctly rounded value, and the same
+ * ULP error (within tolerance) for it and for its two neighbours, the verdicts a check can reach.
+ * neighbour() steps one value of the format up (+1) or down (-1). */
+static int agrees(const ref_value *fast, const ref_value *exact, double (*neighbour)(double, int), double tolerance) {
+    if (isnan(exact->rounded)) return isnan(fast->rounded);
+    if (fast->rounded != exact->rounded || signbit(fast->rounded) != signbit(exact->rounded)) return 0;
+    const double candidates[3] = {exact->rounded, neighbour(exact->rounded, 1), neighbour(exact->rounded, -1)};
+    for (int k = 0; k < 3; k++)
+        if (fabs(ref_ulp_error(fast, candidates[k]) - ref_ulp_error(exact, candidates[k])) > tolerance) return 0;
+    return 1;
+}
+
+static double binary32_neighbour(double v, int direction) { return nextafterf((float)v, direction * INFINITY); }
+static double binary64_neighbour(double v, int direction) { return nextafter(v, direction * INFINITY); }
+
 static void fast_reference_agrees_with_mpfr(void **state) {
     (void)state;
     static const ref_format binary32 = {24, 8};
@@ -67,17 +82,7 @@ static void fast_reference_agrees_with_mpfr(void **state) {
                 continue;
             }
             ref_eval(op ? REF_ASIN : REF_COS, &binary32, (double)x, &exact);
-            /* the same correctly rounded value, and the same ULP error (to 1e-6) for it and for
-             * its two neighbours, the verdicts a check can reach */
-            int same = isnan(exact.rounded) ? isnan(fast.rounded)
-                                            : fast.rounded == exact.rounded && signbit(fast.rounded) == signbit(exact.rounded);
-            if (same && !isnan(exact.rounded)) {
-                const float y = (float)exact.rounded;
-                const float candidates[3] = {y, nextafterf(y, INFINITY), nextafterf(y, -INFINITY)};
-                for (int k = 0; k < 3; k++)
-                    same &= fabs(ref_ulp_error(&fast, candidates[k]) - ref_ulp_error(&exact, candidates[k])) <= 1e-6;
-            }
-            if (!same) {
+            if (!agrees(&fast, &exact, binary32_neighbour, 1e-6)) {
                 disagreements++;
 #pragma omp critical
                 if (first_bad < 0) first_bad = i;
@@ -116,15 +121,7 @@ static void fast_binary64_reference_agrees_with_mpfr(void **state) {
                 continue;
             }
             ref_eval(rop, &binary64, x, &exact);
-            int same = isnan(exact.rounded) ? isnan(fast.rounded)
-                                            : fast.rounded == exact.rounded && signbit(fast.rounded) == signbit(exact.rounded);
-            if (same && !isnan(exact.rounded)) {
-                const double candidates[3] = {exact.rounded, nextafter(exact.rounded, INFINITY),
-                                              nextafter(exact.rounded, -INFINITY)};
-                for (int k = 0; k < 3; k++)
-                    same &= fabs(ref_ulp_error(&fast, candidates[k]) - ref_ulp_error(&exact, candidates[k])) <= 2e-3;
-            }
-            if (!same) {
+            if (!agrees(&fast, &exact, binary64_neighbour, 2e-3)) {
                 disagreements++;
 #pragma omp critical
                 if (first_bad < 0) first_bad = i;
