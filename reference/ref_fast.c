@@ -23,33 +23,40 @@ static uint64_t bits_of(double y) {
     return u;
 }
 
-/* ulp of binary32 in the binade of |v| (v normal in binary32), or the subnormal spacing. */
-static double binary32_ulp(double v) {
+/* ulp of a format with `precision` bits in the binade of |v| (v normal), or its subnormal spacing
+ * below 2^emin. */
+static double format_ulp(double v, int precision, int emin) {
     int e;
     frexp(fabs(v), &e); /* |v| in [2^(e-1), 2^e) */
-    return ldexp(1.0, (e - 1 < -126 ? -126 : e - 1) - 23);
+    return ldexp(1.0, (e - 1 < emin ? emin : e - 1) - (precision - 1));
 }
 
-int ref_fast_binary32(ref_op op, double x, ref_value *out) {
+/* NaN results, and tiny arguments where the series decides: cos x = 1 - x^2/2 + ... lies just
+ * below 1 and above the midpoint 1 - 2^-(p+1) for |x| < cos_tiny; asin x = x (1 + x^2/6 + ...)
+ * rounds to x for |x| < 2^-26 (relative perturbation below 2^-54.5). Returns 1 when decided. */
+static int decided_by_series(ref_op op, double x, int precision, int emin, double cos_tiny, ref_value *out) {
     out->exact_lo = 0.0;
     if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
         out->rounded = out->exact_hi = out->ulp = NAN;
         return 1;
     }
-    if (op == REF_COS && fabs(x) < 0x1p-12) {
-        /* cos x = 1 - x^2/2 + O(x^4), x^2/2 < 2^-25: just below 1, above the midpoint 1 - 2^-25 */
+    if (op == REF_COS && fabs(x) < cos_tiny) {
         out->rounded = out->exact_hi = 1.0;
         out->exact_lo = -0.5 * x * x;
-        out->ulp = x == 0.0 ? 0x1p-23 : 0x1p-24;
+        out->ulp = ldexp(1.0, x == 0.0 ? 1 - precision : -precision);
         return 1;
     }
     if (op == REF_ASIN && fabs(x) < 0x1p-26) {
-        /* asin x = x (1 + x^2/6 + ...): the relative perturbation is below 2^-54 */
         out->rounded = out->exact_hi = x;
         out->exact_lo = x * x * x / 6.0;
-        out->ulp = x == 0.0 ? 0x1p-149 : binary32_ulp(x);
+        out->ulp = x == 0.0 ? ldexp(1.0, emin - (precision - 1)) : format_ulp(x, precision, emin);
         return 1;
     }
+    return 0;
+}
+
+int ref_fast_binary32(ref_op op, double x, ref_value *out) {
+    if (decided_by_series(op, x, 24, -126, 0x1p-12, out)) return 1; /* x^2/2 < 2^-25 */
     const double y = op == REF_COS ? cos(x) : asin(x);
     const uint64_t mantissa = bits_of(y) & 0x000fffffffffffffull;
     const uint64_t low29 = mantissa & 0x1fffffff;
@@ -57,7 +64,7 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
     if (mantissa < MARGIN_ULPS || mantissa > 0x000fffffffffffffull - MARGIN_ULPS) return 0; /* near 2^k */
     out->rounded = (double)(float)y;
     out->exact_hi = y;
-    out->ulp = binary32_ulp(y);
+    out->ulp = format_ulp(y, 24, -126);
     return 1;
 }
 
@@ -69,27 +76,7 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
 static const long double BINARY64_MARGIN = 0x1p-58L;
 
 int ref_fast_binary64(ref_op op, double x, ref_value *out) {
-    out->exact_lo = 0.0;
-    if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
-        out->rounded = out->exact_hi = out->ulp = NAN;
-        return 1;
-    }
-    if (op == REF_COS && fabs(x) < 0x1p-27) {
-        /* cos x = 1 - x^2/2 + ..., x^2/2 < 2^-55: just below 1, above the midpoint 1 - 2^-54 */
-        out->rounded = out->exact_hi = 1.0;
-        out->exact_lo = -0.5 * x * x;
-        out->ulp = x == 0.0 ? 0x1p-52 : 0x1p-53;
-        return 1;
-    }
-    if (op == REF_ASIN && fabs(x) < 0x1p-26) {
-        /* asin x = x (1 + x^2/6 + ...): the relative perturbation is below 2^-54.5 */
-        int e;
-        frexp(x, &e);
-        out->rounded = out->exact_hi = x;
-        out->exact_lo = x * x * x / 6.0;
-        out->ulp = ldexp(1.0, (e - 1 < -1022 ? -1022 : e - 1) - 52);
-        return 1;
-    }
+    if (decided_by_series(op, x, 53, -1022, 0x1p-27, out)) return 1; /* x^2/2 < 2^-55 */
     const long double y = op == REF_COS ? cosl(x) : asinl(x);
     const double hi = (double)y;
     const long double lo = y - (long double)hi; /* exact */

@@ -67,70 +67,66 @@ static int agrees(const ref_value *fast, const ref_value *exact, double (*neighb
 static double binary32_neighbour(double v, int direction) { return nextafterf((float)v, direction * INFINITY); }
 static double binary64_neighbour(double v, int direction) { return nextafter(v, direction * INFINITY); }
 
-static void fast_reference_agrees_with_mpfr(void **state) {
-    (void)state;
-    static const ref_format binary32 = {24, 8};
-    const long n = ULPB_FAST_REFERENCE_SAMPLES;
+typedef int (*fast_reference_fn)(ref_op op, double x, ref_value *out);
+
+/* Compares a fast reference with MPFR on n inputs per op; fails on any disagreement. */
+static void expect_agreement(fast_reference_fn fast_reference, const ref_format *fmt, double (*input)(int op, long i),
+                             long n, double (*neighbour)(double, int), double tolerance) {
     long disagreements = 0, fallbacks = 0, first_bad = -1;
-#pragma omp parallel for reduction(+ : disagreements, fallbacks) schedule(static, 65536)
-    for (long i = 0; i < n; i++) {
-        const float x = sample((uint64_t)i);
-        for (int op = 0; op < 2; op++) {
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        const ref_op rop = ulpb_ops[op].ref;
+#pragma omp parallel for reduction(+ : disagreements, fallbacks) schedule(dynamic, 4096)
+        for (long i = 0; i < n; i++) {
+            const double x = input(op, i);
             ref_value fast, exact;
-            if (!ref_fast_binary32(op ? REF_ASIN : REF_COS, (double)x, &fast)) {
+            if (!fast_reference(rop, x, &fast)) {
                 fallbacks++;
                 continue;
             }
-            ref_eval(op ? REF_ASIN : REF_COS, &binary32, (double)x, &exact);
-            if (!agrees(&fast, &exact, binary32_neighbour, 1e-6)) {
+            ref_eval(rop, fmt, x, &exact);
+            if (!agrees(&fast, &exact, neighbour, tolerance)) {
                 disagreements++;
 #pragma omp critical
                 if (first_bad < 0) first_bad = i;
             }
         }
     }
+#pragma omp parallel
     ref_free_cache();
-    print_message("%ld inputs x 2 ops, %ld fast-reference fallbacks\n", n, fallbacks);
+    print_message("%ld inputs x %d ops, %ld fast-reference fallbacks\n", n, ULPB_OP_COUNT, fallbacks);
     if (disagreements) fail_msg("%ld disagreements with MPFR, first at sample %ld", disagreements, first_bad);
+}
+
+static double binary32_input(int op, long i) {
+    (void)op;
+    return (double)sample((uint64_t)i);
+}
+
+/* every sampler of the accuracy runner but the (enumerated) specials: any pattern, the natural
+ * domain, huge arguments, the nearest doubles to k pi/2, near +-1, tiny and subnormal */
+static double binary64_input(int op, long i) {
+    const uint64_t bits = ulpb_sampler_input(1 + (int)(i % 6), (ulpb_op_id)op, ULPB_DTYPE_f64, 99, (uint64_t)i);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static void fast_reference_agrees_with_mpfr(void **state) {
+    (void)state;
+    static const ref_format binary32 = {24, 8};
+    expect_agreement(ref_fast_binary32, &binary32, binary32_input, ULPB_FAST_REFERENCE_SAMPLES, binary32_neighbour, 1e-6);
 }
 
 #ifndef ULPB_FAST_REFERENCE_SAMPLES_F64
 #define ULPB_FAST_REFERENCE_SAMPLES_F64 5000000
 #endif
 
-/* The binary64 fast reference (long double) against MPFR, on every sampler of the accuracy runner
- * (specials, any pattern, the natural domain, huge arguments, the nearest doubles to k pi/2, near
- * +-1, tiny and subnormal): the same correctly rounded value, and the ULP error to 2e-3 for it and
- * its neighbours. */
+/* The binary64 fast reference (long double): ULP errors agree to 2e-3 (its value is exact to 2^-63). */
 static void fast_binary64_reference_agrees_with_mpfr(void **state) {
     (void)state;
     static const ref_format binary64 = {53, 11};
-    const long n = ULPB_FAST_REFERENCE_SAMPLES_F64;
-    long disagreements = 0, fallbacks = 0, first_bad = -1;
-    for (int op = 0; op < ULPB_OP_COUNT; op++) {
-        const ref_op rop = ulpb_ops[op].ref;
-#pragma omp parallel for reduction(+ : disagreements, fallbacks) schedule(dynamic, 4096)
-        for (long i = 0; i < n; i++) {
-            const int sampler = 1 + (int)(i % 6); /* every sampler but the (enumerated) specials */
-            const uint64_t bits = ulpb_sampler_input(sampler, (ulpb_op_id)op, ULPB_DTYPE_f64, 99, (uint64_t)i);
-            double x;
-            memcpy(&x, &bits, sizeof x);
-            ref_value fast, exact;
-            if (!ref_fast_binary64(rop, x, &fast)) {
-                fallbacks++;
-                continue;
-            }
-            ref_eval(rop, &binary64, x, &exact);
-            if (!agrees(&fast, &exact, binary64_neighbour, 2e-3)) {
-                disagreements++;
-#pragma omp critical
-                if (first_bad < 0) first_bad = i;
-            }
-        }
-    }
-    ref_free_cache();
-    print_message("%ld inputs x 2 ops, %ld fast-reference fallbacks\n", n, fallbacks);
-    if (disagreements) fail_msg("%ld disagreements with MPFR, first at sample %ld", disagreements, first_bad);
+    expect_agreement(ref_fast_binary64, &binary64, binary64_input, ULPB_FAST_REFERENCE_SAMPLES_F64, binary64_neighbour,
+                     2e-3);
 }
 
 static ulpb_exhaustive_spec spec_for(const char *impl, ulpb_op_id op, bool mpfr, int index, int count) {
