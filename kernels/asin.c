@@ -66,7 +66,8 @@ static inline double asin_core(double ax, uint64_t large, double *tail) {
 
 static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t)!(ax < 0.5); }
 
-static inline int asin_needs_slow_path(double x) { return !(fabs(x) < 1.0); }
+#define asin_FAST_LIMIT 1.0
+static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_LIMIT); }
 
 /* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it.
  * Other inputs are redone by asin_f64_dd. */
@@ -92,14 +93,20 @@ static double asin_f64_dd(double x, double *tail) {
 
 /* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93), each lane choosing its
  * series variable first; results within OMK_F32_GUARD of a binary32 rounding boundary are redone
- * through asin_f64_dd. */
-static inline double asin_f32_fast(double x) {
-    const double ax = fabs(x);
+ * through asin_f64_dd. The square root is a binary32 one (half the vector width of binary64's,
+ * on an argument exact in binary32) refined by one Newton step in binary64 to ~2^-47 relative,
+ * below the polynomial's error. */
+static inline double asin_f32_fast(float x) {
+    const float ax_f = fabsf(x);
+    const double ax = (double)ax_f;
     const uint64_t large = asin_large_mask(ax);
-    const double w = 0.5 * (1.0 - ax);
-    const double v = omk_select(large, sqrt(w), ax), z = omk_select(large, w, ax * ax);
-    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
-    return copysign(omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v), x);
+    const float w_f = 0.5f * (1.0f - ax_f); /* exact for |x| >= 1/2, the lanes that use it */
+    const float s_f = sqrtf(w_f);
+    const double w = fma(-0.5, ax, 0.5), s0 = (double)s_f; /* w == w_f where it is used; fewer conversions */
+    const double s = fma(fma(-s0, s0, w), (double)(0.5f / s_f), s0); /* |x| = 1: NaN, redone */
+    const double v = omk_select(large, s, ax), z = omk_select(large, w, ax * ax);
+    const double asin_v = fma(v * z, omk_estrin(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
+    return copysign(omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v), (double)x);
 }
 
 /* The eight entry points of this ISA build (omk_internal.h): asin is odd. */

@@ -49,6 +49,21 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
     return k_shifted;
 }
 
+/* x = k pi/32 + r_hi + r_lo for |x| < 2^20 (|k| < 2^24, |r| <= pi/64 (1 + 2^-40)): the first
+ * fma is exact (trig_reduce.h), k K_PIO32_2 is split exactly, and only the K_PIO32_3 term rounds. Every step is odd in x (round to nearest even). Returns k + 0x1.8p52. */
+static inline double reduce_by_pio32(double x, double *r_hi, double *r_lo) {
+    const double k_shifted = fma(x, K_32_OVER_PI, 0x1.8p52);
+    const double k = k_shifted - 0x1.8p52;
+    const double r1 = fma(-k, K_PIO32_1, x);
+    const double w_hi = k * K_PIO32_2;
+    const double w_lo = fma(k, K_PIO32_2, -w_hi);
+    double e;
+    const double s = omk_two_sum(r1, -w_hi, &e);
+    *r_hi = s; /* not renormalized: |r_lo| <= ulp(s)/2 + 2^-86 serves as well */
+    *r_lo = fma(-k, K_PIO32_3, e - w_lo);
+    return k_shifted;
+}
+
 /* |x| * 2/pi mod 4 for |x| >= 2^20, from x = m * 2^e (m < 2^53). Only the 2/pi words whose
  * product with m can reach below 2^2 matter; four of them leave the truncation error below
  * 2^-137 while the result keeps 126 fraction bits. */
@@ -157,18 +172,39 @@ static inline double trig_reduced(double hi, double lo, uint64_t odd, double *ta
 static inline uint64_t quadrant_odd_mask(uint64_t k) { return 0 - (k & 1); }
 static inline uint64_t quadrant_sign(uint64_t k) { return ((k + 1) & 2) << 62; }
 
-static inline int cos_needs_slow_path(double x) { return !(fabs(x) < 0x1p20); }
+#define cos_FAST_LIMIT 0x1p20
+static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LIMIT); }
 
 /* Branch-free binary64 cos for |x| < 2^20, written so that compilers vectorize a loop over it;
- * other inputs give garbage here and are redone by cos_f64_dd. */
+ * other inputs give garbage here and are redone by cos_f64_dd. Table step:
+ *   x = k pi/32 + r, |r| <= pi/64 (double-double r_hi + r_lo), m = k mod 64,
+ *   cos x = A cos r + B sin r,  A = cos(m pi/32), B = -sin(m pi/32) (double-doubles, trig_reduce.h),
+ *         = A + B r_hi + [A (cos r - 1) + B (sin r - r) + r_lo (B - A r_hi) + A_lo + B_lo r_hi],
+ * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B r_hi is
+ * summed error-free (|A| >= cos(15 pi/32) > |B r_hi| unless A = 0) and the bracket is below 0.05
+ * of the result, so the final rounding dominates. Odd symmetry of every step makes cos(-x) ==
+ * cos(x) bit for bit without taking |x|. */
 static inline double cos_f64_fast(double x) {
-    double hi, lo, unused;
-    const uint64_t k = omk_bits64(reduce_cody_waite(fabs(x), &hi, &lo));
-    const double y = trig_reduced(hi, lo, quadrant_odd_mask(k), &unused);
-    return omk_double_from_bits(omk_bits64(y) ^ quadrant_sign(k));
+    double hi, lo;
+    const uint64_t k = omk_bits64(reduce_by_pio32(x, &hi, &lo));
+    const uint64_t m = k & 63; /* two's complement k mod 64, also for negative k */
+    const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
+    const double b_hi = K_MSIN_STEP_HI[m], b_lo = K_MSIN_STEP_LO[m];
+
+    const double z = hi * hi;
+    const double p = b_hi * hi;
+    const double p_err = fma(b_hi, hi, -p);
+    const double sum = a_hi + p;
+    const double sum_err = p - (sum - a_hi); /* Fast2Sum */
+    /* A (cos r - 1) + B (sin r - r) = z (A (C(z) z - 1/2) + B hi S(z)) */
+    const double cos_part = fma(z, omk_horner(z, K_COS_SMALL_POLY, K_COS_SMALL_POLY_COUNT), -0.5);
+    const double sin_part = p * omk_horner(z, K_SIN_SMALL_POLY, K_SIN_SMALL_POLY_COUNT);
+    const double series = z * fma(a_hi, cos_part, sin_part);
+    const double small = ((sum_err + p_err) + fma(b_lo, hi, a_lo)) + fma(lo, fma(-a_hi, hi, b_hi), series);
+    return sum + small;
 }
 
-/* cos x = result + *tail to ~2^-62 relative, for every x; the result equals cos_f64_fast's. */
+/* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
 static double cos_f64_dd(double x, double *tail) {
     *tail = 0.0;
     if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
@@ -189,15 +225,15 @@ static double cos_f64_dd(double x, double *tail) {
  * double-double through two fmas, relative error below 2^-43.5 for |x| < 2^20.
  * A result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
  * rounded from its double-double. */
-static inline double cos_f32_fast(double x) {
-    const double ax = fabs(x);
-    const double k_shifted = (ax * K_ONE_OVER_PI - 0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
-    const double j = 2.0 * (k_shifted - 0x1.8p52) + 1.0;           /* odd multiple of pi/2 */
+static inline double cos_f32_fast(float x) {
+    const double ax = (double)fabsf(x);
+    const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
+    const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
     const double r = fma(-j, K_PIO2_LO, fma(-j, K_PIO2_HI, ax)); /* the inner fma is exact up to one rounding of r + j K_PIO2_LO */
     const double z = r * r;
     const double y = fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
-    const uint64_t k_even = ~omk_bits64(k_shifted) & 1;
-    return omk_double_from_bits(omk_bits64(y) ^ (k_even << 63));
+    /* (-1)^(k+1): negate when k (the low bit of k_shifted) is even */
+    return omk_double_from_bits(omk_bits64(y) ^ (omk_bits64(k_shifted) << 63) ^ 0x8000000000000000ull);
 }
 
 /* The eight entry points of this ISA build (omk_internal.h): cos is even. */

@@ -15,31 +15,46 @@
 #define OMK_CAT(a, b) OMK_CAT2(a, b)
 #define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
 
-/* Array loops work in blocks of OMK_BLOCK: one branch-free pass the compiler vectorizes stores
- * the results and flags the lanes whose result must be redone; the rare flagged lanes are then
- * redone one by one. The block's inputs are copied first, so y == x works. */
-enum { OMK_BLOCK = 64 };
+/* Array loops work in blocks of OMK_BLOCK. One branch-free pass, which the compiler vectorizes,
+ * stores the results and reduces two keys over the block: the largest |x| (as bits) and the
+ * smallest rounding-test distance. Only when a key says some lane lies outside the fast path or
+ * is too close to a rounding boundary (rare) does a second vectorized pass flag the lanes, which
+ * are then redone one by one. The input is copied first only when it overlaps the output (y == x). */
+enum { OMK_BLOCK = 256 };
 #define OMK_PRAGMA(x) _Pragma(#x)
-#define OMK_SIMD_LOOP OMK_PRAGMA(omp simd)
 
-/* fast(double) -> binary64 approximation; redo(x, approx) -> nonzero when accurate(x) decides. */
-#define OMK_ARRAY_LOOP(T, x, y, n, fast, redo, accurate)                                           \
+static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes) {
+    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa < pb ? pb - pa < bytes : pa - pb < bytes;
+}
+
+/* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
+ * approximation, valid for |x| bits below limit_bits; round_key(approx): rounding-test
+ * distance, ambiguous when <= key_limit; redo(x, approx): the same two tests on one lane;
+ * accurate(x): the result of a redone lane. */
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, round_key, key_limit, redo, accurate) \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
         const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
-        T in[OMK_BLOCK], *out = (y) + start;                                                       \
-        uint64_t flagged[OMK_BLOCK]; /* as wide as a binary64 lane: no packing in the vector loop */ \
-        memcpy(in, (x) + start, m * sizeof in[0]);                                                 \
-        OMK_SIMD_LOOP                                                                              \
+        T copy[OMK_BLOCK], *out = (y) + start;                                                     \
+        const T *in = (x) + start;                                                                 \
+        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T)); \
+        U max_abs = 0;                                                                             \
+        uint64_t min_key = UINT64_MAX;                                                             \
+        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                     \
         for (size_t i = 0; i < m; i++) {                                                           \
-            const double approx = fast((double)in[i]);                                             \
+            const double approx = fast(in[i]);                                                     \
             out[i] = (T)approx;                                                                    \
-            flagged[i] = (uint64_t)redo(in[i], approx);                                            \
+            const U a = abs_bits(in[i]);                                                           \
+            const uint64_t key = round_key(approx);                                                \
+            max_abs = a > max_abs ? a : max_abs;                                                   \
+            min_key = key < min_key ? key : min_key;                                               \
         }                                                                                          \
-        uint64_t any = 0;                                                                          \
-        for (size_t i = 0; i < m; i++) any |= flagged[i];                                          \
-        if (any)                                                                                   \
-            for (size_t i = 0; i < m; i++)                                                         \
-                if (flagged[i]) out[i] = accurate(in[i]);                                          \
+        if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                             \
+        uint8_t flagged[OMK_BLOCK];                                                                \
+        OMK_PRAGMA(omp simd)                                                                       \
+        for (size_t i = 0; i < m; i++) flagged[i] = (uint8_t)redo(in[i], fast(in[i]));            \
+        for (size_t i = 0; i < m; i++)                                                             \
+            if (flagged[i]) out[i] = accurate(in[i]);                                              \
     }
 
 static inline uint64_t omk_bits64(double x) {
@@ -68,7 +83,8 @@ static inline float omk_float_from_bits(uint32_t u) {
 
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize;
- *   op##_needs_slow_path(x)              lanes the fast paths do not cover;
+ *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
+ *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
  * binary64 redoes slow lanes through op##_f64_dd; binary32 also redoes results within
  * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
@@ -91,10 +107,13 @@ static inline float omk_float_from_bits(uint32_t u) {
         return op##_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);               \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
-        OMK_ARRAY_LOOP(double, x, y, n, op##_f64_fast, op##_f64_redo, op##_f64_elem)               \
+        OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT),     \
+                       op##_f64_fast, omk_no_rounding_key, 0, op##_f64_redo, op##_f64_elem)        \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
-        OMK_ARRAY_LOOP(float, x, y, n, op##_f32_fast, op##_f32_redo, op##_f32_accurate)            \
+        OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), \
+                       op##_f32_fast, omk_f32_rounding_key, 2u * OMK_F32_GUARD, op##_f32_redo,     \
+                       op##_f32_accurate)                                                          \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {           \
         for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i]))); \
@@ -129,10 +148,18 @@ static inline double omk_two_sum(double a, double b, double *err) {
  * f32_guard_check measures over every binary32 input (618 ulps for cos, 563 for asin); about 1
  * lane in 200,000 is redone. */
 enum { OMK_F32_GUARD = 8192 };
-static inline int omk_f32_rounding_ambiguous(double y) {
-    const uint64_t low = omk_bits64(y) & 0x1fffffff;
-    return low - (0x10000000u - OMK_F32_GUARD) <= 2u * OMK_F32_GUARD;
+/* Distance test in key form for the array loops: ambiguous exactly when the key is
+ * <= 2 OMK_F32_GUARD (unsigned wrap-around folds both sides of the midpoint into one range). */
+static inline uint64_t omk_f32_rounding_key(double y) {
+    return (omk_bits64(y) & 0x1fffffff) - (0x10000000u - OMK_F32_GUARD);
 }
+static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding_key(y) <= 2u * OMK_F32_GUARD; }
+static inline uint64_t omk_no_rounding_key(double y) {
+    (void)y;
+    return UINT64_MAX;
+}
+static inline uint32_t omk_abs_bits32(float x) { return omk_bits32(x) & 0x7fffffff; }
+static inline uint64_t omk_abs_bits64(double x) { return omk_bits64(x) & 0x7fffffffffffffffull; }
 
 /* Correct rounding of hi + lo (|lo| <= ulp(hi)/2) to binary32, for results in the normal range:
  * only when hi sits exactly on a binary32 midpoint does lo decide the direction. */
@@ -149,6 +176,24 @@ static inline double omk_horner(double z, const double *coeffs, int count) {
 #pragma GCC unroll 32
     for (int i = count - 2; i >= 0; i--) acc = fma(acc, z, coeffs[i]);
     return acc;
+}
+
+/* Estrin evaluation: the same polynomial as omk_horner with a dependency chain of about
+ * log2(count) fmas instead of count, which keeps more vector iterations in flight. */
+static inline double omk_estrin(double z, const double *coeffs, int count) {
+    double terms[32];
+#pragma GCC unroll 32
+    for (int i = 0; i < count; i++) terms[i] = coeffs[i];
+    double power = z;
+#pragma GCC unroll 8
+    for (int level = 0; level < 6 && count > 1; level++) {
+#pragma GCC unroll 16
+        for (int i = 0; i < count / 2; i++) terms[i] = fma(terms[2 * i + 1], power, terms[2 * i]);
+        if (count & 1) terms[count / 2] = terms[count - 1];
+        count = (count + 1) / 2;
+        power = power * power;
+    }
+    return terms[0];
 }
 
 /* Widening: exact. Decodes a binary16/bfloat16-style pattern with mant_bits fraction bits and
