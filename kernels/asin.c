@@ -3,13 +3,16 @@
  * binary64 (asin_f64_fast for |x| < 1, vectorized; asin_f64_dd for the rest):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2
- *                   exact and the square root corrected to double-double with one fma.
+ *                   exact and the square root corrected to double-double with one fma and a
+ *                   binary32 reciprocal.
  *   A is a binary64 minimax polynomial on [0, 1/4] (asin_poly.h from asin.sollya, relative error
- *   2^-63.79); its two leading terms are double-doubles summed error-free with x (or pi/2 - 2s),
- *   so the final rounding dominates. Both branches are evaluated and |x| < 1/2 selects.
- *   Measured: max 0.501 ULP, ~0.03% misrounded (ulpbench accuracy --op asin --dtype f64).
+ *   2^-63.79); its two leading terms are double-doubles summed error-free (Fast2Sum) with x (or
+ *   pi/2 - 2s), so the final rounding dominates. Both branches are evaluated and |x| < 1/2
+ *   selects. asin_f64_dd (the accurate path of binary32 and the source of the 16-bit tables) runs
+ *   the same split with general error-free sums and also returns the tail (~2^-62 relative).
+ *   Measured: max 0.502 ULP, ~0.01% misrounded (ulpbench accuracy --op asin --dtype f64).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (2^-43.93) in plain
- *   binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
+ *   binary64, the square root a binary32 one refined by a Newton step; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
  *   asin_f64_dd and rounded from its double-double. Correctly rounded on every input
  *   (f32_guard_check).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
@@ -28,23 +31,37 @@
  *   |x| < 1/2:  v = |x|,                    H = 0 + |x|,       m = 1;
  *   otherwise:  v = s = sqrt((1 - |x|)/2),  H = pi/2 - 2s,     m = -2,
  * with asin v = v + v^3 A(v^2). (1 - |x|)/2 is exact and s is corrected to double-double with one
- * fma; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed error-free, so
+ * fma and a binary32 reciprocal; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed error-free, so
  * the final rounding dominates. Lanes select their inputs by mask (large: all ones) and then run
  * the same operations. */
-static inline double asin_core(double ax, uint64_t large, double *tail) {
-    const double w = 0.5 * (1.0 - ax); /* exact (Sterbenz) for |x| >= 1/2 */
+typedef struct {
+    double v, v_lo, z, z_err, h_hi, h_lo, m;
+} asin_split;
+
+static inline asin_split asin_split_lanes(double ax, uint64_t large) {
+    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
     const double s = sqrt(w);
-    const double s_corr = fma(-s, s, w) / (s + s); /* sqrt(w) = s + s_corr + O(2^-106) */
-    const double head = K_PIO2_HI - 2.0 * s;
-    const double head_err = (K_PIO2_HI - head) - 2.0 * s; /* exact: K_PIO2_HI >= 2s */
+    /* sqrt(w) = s + s_corr + O(2^-100): the correction is ~2^-53 s, so a binary32 reciprocal
+     * (half the divider time of a binary64 division) is accurate enough. |x| < 1/2 lanes do not
+     * use it; s = 0 (|x| = 1) gives NaN in lanes that are redone. */
+    const double s_corr = fma(-s, s, w) * (double)(0.5f / (float)s);
+    const double head = fma(-2.0, s, K_PIO2_HI);
+    const double head_err = fma(-2.0, s, K_PIO2_HI - head); /* exact: K_PIO2_HI >= 2s */
     const double ax2 = ax * ax;
+    asin_split sp;
+    sp.v = omk_select(large, s, ax);
+    sp.v_lo = omk_select(large, s_corr, 0.0);
+    sp.z = omk_select(large, w, ax2);
+    sp.z_err = omk_select(large, 0.0, fma(ax, ax, -ax2));
+    sp.h_hi = omk_select(large, head, ax);
+    sp.h_lo = omk_select(large, head_err + fma(-2.0, s_corr, K_PIO2_LO), 0.0);
+    sp.m = omk_select(large, -2.0, 1.0);
+    return sp;
+}
 
-    const double v = omk_select(large, s, ax), v_lo = omk_select(large, s_corr, 0.0);
-    const double z = omk_select(large, w, ax2), z_err = omk_select(large, 0.0, fma(ax, ax, -ax2));
-    const double h_hi = omk_select(large, head, ax);
-    const double h_lo = omk_select(large, head_err + (K_PIO2_LO - 2.0 * s_corr), 0.0);
-    const double m = omk_select(large, -2.0, 1.0);
-
+static inline double asin_core(double ax, uint64_t large, double *tail) {
+    const asin_split sp = asin_split_lanes(ax, large);
+    const double v = sp.v, v_lo = sp.v_lo, z = sp.z, z_err = sp.z_err, h_hi = sp.h_hi, h_lo = sp.h_lo, m = sp.m;
     const double vz = v * z;
     const double vz_err = fma(v, z, -vz) + (v * z_err + v_lo * z); /* v^3 */
     const double lead = vz * K_ASIN_POLY[0];
@@ -72,12 +89,27 @@ static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_
 /* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it.
  * Other inputs are redone by asin_f64_dd. */
 static inline double asin_f64_fast(double x) {
-    double unused;
     const double ax = fabs(x);
-    return copysign(asin_core(ax, asin_large_mask(ax), &unused), x);
+    const asin_split sp = asin_split_lanes(ax, asin_large_mask(ax));
+    const double v = sp.v, z = sp.z, m = sp.m;
+    const double vz = v * z;
+    const double vz_err = fma(v, sp.z_err, fma(sp.v_lo, z, fma(v, z, -vz))); /* v^3 */
+    const double lead = vz * K_ASIN_POLY[0];
+    const double lead_err = fma(vz_err, K_ASIN_POLY[0], fma(vz, K_ASIN_POLY[0], -lead));
+    const double fifth = vz * z;
+    const double fifth_err = fma(vz_err, z, fma(vz, z, -fifth)); /* v^5 */
+    const double next = fifth * K_ASIN_POLY[1];
+    const double next_err = fma(fifth_err, K_ASIN_POLY[1], fma(fifth, K_ASIN_POLY[1], -next));
+    const double rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
+    /* Fast2Sums: |H| > |m v^3 A0| > |m v^5 A1|; m * lead and m * next are exact (m = 1 or -2) */
+    const double sum1 = sp.h_hi + m * lead;
+    const double err1 = m * lead - (sum1 - sp.h_hi);
+    const double sum = sum1 + m * next;
+    const double err2 = m * next - (sum - sum1);
+    return copysign(sum + fma(m, (lead_err + next_err) + rest, sp.h_lo + (err1 + err2)), x);
 }
 
-/* asin x = result + *tail to ~2^-62 relative, for every x; the result equals asin_f64_fast's. */
+/* asin x = result + *tail to ~2^-62 relative, for every x. */
 static double asin_f64_dd(double x, double *tail) {
     *tail = 0.0;
     if (!asin_needs_slow_path(x)) {
@@ -105,7 +137,7 @@ static inline double asin_f32_fast(float x) {
     const double w = fma(-0.5, ax, 0.5), s0 = (double)s_f; /* w == w_f where it is used; fewer conversions */
     const double s = fma(fma(-s0, s0, w), (double)(0.5f / s_f), s0); /* |x| = 1: NaN, redone */
     const double v = omk_select(large, s, ax), z = omk_select(large, w, ax * ax);
-    const double asin_v = fma(v * z, omk_estrin(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
+    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
     return copysign(omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v), (double)x);
 }
 

@@ -1,7 +1,14 @@
 /* omk cos for binary64, binary32, binary16 and bfloat16.
  *
- * binary64 (cos_f64_fast for |x| < 2^20, vectorized; cos_f64_dd for the rest):
- *   Reduction x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo as a double-double:
+ * binary64, |x| < 2^20 (cos_f64_fast, vectorized): table step x = k pi/32 + r, |r| <= pi/64, with
+ *   r a double-double from pi/32 in three binary64 parts (the first product exact through an fma);
+ *   cos x = A cos r + B sin r, A = cos(m pi/32), B = -sin(m pi/32), m = k mod 64, double-doubles
+ *   from 64-entry tables (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
+ *   polynomials of 3 and 4 coefficients (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
+ *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
+ *   Measured: max 0.502 ULP, ~0.014% misrounded (ulpbench accuracy --op cos --dtype f64).
+ * binary64, other x (cos_f64_dd, one lane at a time; also the accurate path of binary32 and the
+ *   source of the 16-bit tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo as a double-double:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
  *                 exact products and error-free sums (~100 correct bits);
  *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
@@ -9,8 +16,7 @@
  *                 pi/2, |r| ~ 2^-61).
  *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2) (cos_poly.h from cos.sollya: relative
  *   errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
- *   error-free, so the final rounding dominates; both are evaluated and the quadrant selects.
- *   Measured: max 0.501 ULP, ~0.01% misrounded (ulpbench accuracy --op cos --dtype f64).
+ *   error-free, so the result + tail is good to ~2^-62 relative.
  * binary32 (cos_f32_fast for |x| < 2^20, vectorized): cos |x| = -+sin(|x| - (2k+1) pi/2) with one
  *   odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in binary64; a result within
  *   OMK_F32_GUARD of a binary32 rounding boundary, or |x| >= 2^20, is redone through cos_f64_dd and

@@ -178,24 +178,6 @@ static inline double omk_horner(double z, const double *coeffs, int count) {
     return acc;
 }
 
-/* Estrin evaluation: the same polynomial as omk_horner with a dependency chain of about
- * log2(count) fmas instead of count, which keeps more vector iterations in flight. */
-static inline double omk_estrin(double z, const double *coeffs, int count) {
-    double terms[32];
-#pragma GCC unroll 32
-    for (int i = 0; i < count; i++) terms[i] = coeffs[i];
-    double power = z;
-#pragma GCC unroll 8
-    for (int level = 0; level < 6 && count > 1; level++) {
-#pragma GCC unroll 16
-        for (int i = 0; i < count / 2; i++) terms[i] = fma(terms[2 * i + 1], power, terms[2 * i]);
-        if (count & 1) terms[count / 2] = terms[count - 1];
-        count = (count + 1) / 2;
-        power = power * power;
-    }
-    return terms[0];
-}
-
 /* Widening: exact. Decodes a binary16/bfloat16-style pattern with mant_bits fraction bits and
  * exp_bits exponent bits. */
 static inline double omk_narrow_to_double(uint16_t h, int mant_bits, int exp_bits) {
