@@ -12,7 +12,7 @@
  *   the same split with general error-free sums and also returns the tail (~2^-62 relative).
  *   Measured: max 0.502 ULP, ~0.01% misrounded (ulpbench accuracy --op asin --dtype f64).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (2^-43.93) in plain
- *   binary64, the square root a binary32 one refined by a Newton step; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
+ *   binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
  *   asin_f64_dd and rounded from its double-double. Correctly rounded on every input
  *   (f32_guard_check).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
@@ -125,21 +125,21 @@ static double asin_f64_dd(double x, double *tail) {
 
 /* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93), each lane choosing its
  * series variable first; results within OMK_F32_GUARD of a binary32 rounding boundary are redone
- * through asin_f64_dd. The square root is a binary32 one (half the vector width of binary64's,
- * on an argument exact in binary32) refined by one Newton step in binary64 to ~2^-47 relative,
- * below the polynomial's error. */
-static inline double asin_f32_fast(float x) {
+ * through asin_f64_dd. (A binary32 square root refined by a Newton step measured no faster than
+ * vsqrtpd here: the loop is bound by its other operations.) */
+static inline double asin_f32_fast(float x) { /* returns asin |x| */
     const float ax_f = fabsf(x);
     const double ax = (double)ax_f;
     const uint64_t large = asin_large_mask(ax);
-    const float w_f = 0.5f * (1.0f - ax_f); /* exact for |x| >= 1/2, the lanes that use it */
-    const float s_f = sqrtf(w_f);
-    const double w = fma(-0.5, ax, 0.5), s0 = (double)s_f; /* w == w_f where it is used; fewer conversions */
-    const double s = fma(fma(-s0, s0, w), (double)(0.5f / s_f), s0); /* |x| = 1: NaN, redone */
+    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
+    const double s = sqrt(w);
     const double v = omk_select(large, s, ax), z = omk_select(large, w, ax * ax);
     const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
-    return copysign(omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v), (double)x);
+    return omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v); /* asin |x| */
 }
+
+/* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
+static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }
 
 /* The eight entry points of this ISA build (omk_internal.h): asin is odd. */
 OMK_DEFINE_KERNELS(asin, 0x8000)

@@ -235,11 +235,18 @@ static inline double cos_f32_fast(float x) {
     const double ax = (double)fabsf(x);
     const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
     const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
-    const double r = fma(-j, K_PIO2_LO, fma(-j, K_PIO2_HI, ax)); /* the inner fma is exact up to one rounding of r + j K_PIO2_LO */
-    const double z = r * r;
-    const double y = fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
-    /* (-1)^(k+1): negate when k (the low bit of k_shifted) is even */
-    return omk_double_from_bits(omk_bits64(y) ^ (omk_bits64(k_shifted) << 63) ^ 0x8000000000000000ull);
+    /* -r = j pi/2 - |x|, exactly the negation of the r below: the inner fma is exact up to one
+     * rounding of r + j K_PIO2_LO */
+    const double minus_r = fma(j, K_PIO2_LO, fma(j, K_PIO2_HI, -ax));
+    const double z = minus_r * minus_r;
+    const double sin_minus_r = fma(minus_r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), minus_r);
+    /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of k_shifted) is odd */
+    return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(k_shifted) << 63));
+}
+
+static inline float cos_f32_finish(float x, float y) {
+    (void)x;
+    return y;
 }
 
 /* The eight entry points of this ISA build (omk_internal.h): cos is even. */

@@ -26,7 +26,8 @@ static double ulps_apart(double approx, double hi, double lo) {
     return fabs((approx - hi) - lo) / ulp;
 }
 
-static int check(const char *name, ref_op op, fast_fn fast, dd_fn dd, float (*accurate)(float), int (*slow)(double)) {
+static int check(const char *name, ref_op op, int odd, fast_fn fast, dd_fn dd, float (*accurate)(float),
+                 int (*slow)(double)) {
     static const ref_format binary32 = {24, 8};
     double worst = 0.0;
     uint32_t worst_bits = 0;
@@ -56,7 +57,8 @@ static int check(const char *name, ref_op op, fast_fn fast, dd_fn dd, float (*ac
                     continue;
                 }
                 double lo;
-                const double exact = dd(x, &lo), approx = fast((float)x);
+                const double exact = dd(x, &lo), fast_x = fast((float)x);
+                const double approx = odd ? copysign(fast_x, x) : fast_x; /* asin's fast path returns |asin x| */
                 const double d = ulps_apart(approx, exact, lo);
                 my_checked++;
                 if (omk_f32_rounding_ambiguous(approx)) {
@@ -85,7 +87,7 @@ static int check(const char *name, ref_op op, fast_fn fast, dd_fn dd, float (*ac
 }
 
 int main(void) {
-    int failed = check("cos f32", REF_COS, cos_f32_fast, cos_f64_dd, cos_f32_accurate, cos_needs_slow_path);
-    failed |= check("asin f32", REF_ASIN, asin_f32_fast, asin_f64_dd, asin_f32_accurate, asin_needs_slow_path);
+    int failed = check("cos f32", REF_COS, 0, cos_f32_fast, cos_f64_dd, cos_f32_accurate, cos_needs_slow_path);
+    failed |= check("asin f32", REF_ASIN, 1, asin_f32_fast, asin_f64_dd, asin_f32_accurate, asin_needs_slow_path);
     return failed;
 }

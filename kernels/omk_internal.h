@@ -29,10 +29,11 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
 }
 
 /* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
- * approximation, valid for |x| bits below limit_bits; round_key(approx): rounding-test
- * distance, ambiguous when <= key_limit; redo(x, approx): the same two tests on one lane;
- * accurate(x): the result of a redone lane. */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, round_key, key_limit, redo, accurate) \
+ * approximation, valid for |x| bits below limit_bits; finish(x, (T)approx): the stored result
+ * (for example the sign applied after narrowing); round_key(approx): rounding-test distance,
+ * ambiguous when <= key_limit; redo(x, approx): the same two tests on one lane; accurate(x): the
+ * result of a redone lane. */
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, finish, round_key, key_limit, redo, accurate) \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
         const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
         T copy[OMK_BLOCK], *out = (y) + start;                                                     \
@@ -43,7 +44,7 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                     \
         for (size_t i = 0; i < m; i++) {                                                           \
             const double approx = fast(in[i]);                                                     \
-            out[i] = (T)approx;                                                                    \
+            out[i] = finish(in[i], (T)approx);                                                     \
             const U a = abs_bits(in[i]);                                                           \
             const uint64_t key = round_key(approx);                                                \
             max_abs = a > max_abs ? a : max_abs;                                                   \
@@ -83,6 +84,7 @@ static inline float omk_float_from_bits(uint32_t u) {
 
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize;
+ *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
@@ -108,11 +110,13 @@ static inline float omk_float_from_bits(uint32_t u) {
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
         OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT),     \
-                       op##_f64_fast, omk_no_rounding_key, 0, op##_f64_redo, op##_f64_elem)        \
+                       op##_f64_fast, omk_keep_f64, omk_no_rounding_key, 0, op##_f64_redo,         \
+                       op##_f64_elem)                                                              \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), \
-                       op##_f32_fast, omk_f32_rounding_key, 2u * OMK_F32_GUARD, op##_f32_redo,     \
+                       op##_f32_fast, op##_f32_finish, omk_f32_rounding_key, 2u * OMK_F32_GUARD,   \
+                       op##_f32_redo,                                                              \
                        op##_f32_accurate)                                                          \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {           \
@@ -157,6 +161,10 @@ static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding
 static inline uint64_t omk_no_rounding_key(double y) {
     (void)y;
     return UINT64_MAX;
+}
+static inline double omk_keep_f64(double x, double y) {
+    (void)x;
+    return y;
 }
 static inline uint32_t omk_abs_bits32(float x) { return omk_bits32(x) & 0x7fffffff; }
 static inline uint64_t omk_abs_bits64(double x) { return omk_bits64(x) & 0x7fffffffffffffffull; }
