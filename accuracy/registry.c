@@ -7,7 +7,8 @@
 #include "omk.h"
 
 const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT] = {
-#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr) {#name, bytes, {precision, exp_bits}, descr},
+#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp)                          \
+    {#name, bytes, {precision, exp_bits}, descr, gate_misrounded, gate_ulp},
 #include "registry.def"
 #undef ULPB_DTYPE
 };

@@ -9,7 +9,7 @@
 #include "ref.h"
 
 typedef enum {
-#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr) ULPB_DTYPE_##name,
+#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp) ULPB_DTYPE_##name,
 #include "registry.def"
 #undef ULPB_DTYPE
     ULPB_DTYPE_COUNT
@@ -40,6 +40,8 @@ typedef struct {
     size_t bytes;
     ref_format format;
     const char *npy_descr;
+    long long gate_max_misrounded; /* default report gate for omk; -1: not checked */
+    double gate_max_ulp;           /* likewise; < 0: not checked */
 } ulpb_dtype;
 
 typedef struct {

@@ -31,9 +31,9 @@
  *   |x| < 1/2:  v = |x|,                    H = 0 + |x|,       m = 1;
  *   otherwise:  v = s = sqrt((1 - |x|)/2),  H = pi/2 - 2s,     m = -2,
  * with asin v = v + v^3 A(v^2). (1 - |x|)/2 is exact and s is corrected to double-double with one
- * fma and a binary32 reciprocal; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed error-free, so
- * the final rounding dominates. Lanes select their inputs by mask (large: all ones) and then run
- * the same operations. */
+ * fma and a binary32 reciprocal; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed
+ * error-free, so the final rounding dominates. Lanes select their inputs by mask (large: all ones) and then run the
+ * same operations. */
 typedef struct {
     double v, v_lo, z, z_err, h_hi, h_lo, m;
 } asin_split;
@@ -81,7 +81,7 @@ static inline double asin_core(double ax, uint64_t large, double *tail) {
     return y;
 }
 
-static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t)!(ax < 0.5); }
+static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t) !(ax < 0.5); }
 
 #define asin_FAST_LIMIT 1.0
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_LIMIT); }
@@ -134,7 +134,8 @@ static inline double asin_f32_fast(float x) { /* returns asin |x| */
     const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
     const double s = sqrt(w);
     const double v = omk_select(large, s, ax), z = omk_select(large, w, ax * ax);
-    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v); /* one series per lane */
+    const double asin_v =
+        fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);   /* one series per lane */
     return omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v); /* asin |x| */
 }
 

@@ -56,7 +56,8 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
 }
 
 /* x = k pi/32 + r_hi + r_lo for |x| < 2^20 (|k| < 2^24, |r| <= pi/64 (1 + 2^-40)): the first
- * fma is exact (trig_reduce.h), k K_PIO32_2 is split exactly, and only the K_PIO32_3 term rounds. Every step is odd in x (round to nearest even). Returns k + 0x1.8p52. */
+ * fma is exact (trig_reduce.h), k K_PIO32_2 is split exactly, and only the K_PIO32_3 term rounds. Every step is odd in
+ * x (round to nearest even). Returns k + 0x1.8p52. */
 static inline double reduce_by_pio32(double x, double *r_hi, double *r_lo) {
     const double k_shifted = fma(x, K_32_OVER_PI, 0x1.8p52);
     const double k = k_shifted - 0x1.8p52;
@@ -115,10 +116,10 @@ static reduced_arg reduce_payne_hanek(double ax) {
         const uint64_t high = (uint64_t)(magnitude >> 64);
         const int lz = high ? __builtin_clzll(high) : 64 + __builtin_clzll((uint64_t)magnitude);
         const u128 normalized = magnitude << lz;
-        const double top = (double)(uint64_t)(normalized >> 75);                      /* bits 127..75 */
+        const double top = (double)(uint64_t)(normalized >> 75);                         /* bits 127..75 */
         const double next = (double)((uint64_t)(normalized >> 22) & ((1ull << 53) - 1)); /* bits 74..22 */
-        a = top * omk_double_from_bits((uint64_t)(1023 - 51 - lz) << 52);   /* 2^(75 - lz - 126) */
-        b = next * omk_double_from_bits((uint64_t)(1023 - 104 - lz) << 52); /* 2^(22 - lz - 126) */
+        a = top * omk_double_from_bits((uint64_t)(1023 - 51 - lz) << 52);                /* 2^(75 - lz - 126) */
+        b = next * omk_double_from_bits((uint64_t)(1023 - 104 - lz) << 52);              /* 2^(22 - lz - 126) */
         if (frac < 0) a = -a, b = -b;
     }
     const double p_hi = a * K_PIO2_HI;
@@ -159,7 +160,8 @@ static inline double trig_reduced(double hi, double lo, uint64_t odd, double *ta
 
     /* P from coefficient 2 up; cos's shorter table reads as zeros at the top, which Horner's
      * fma(0, z, c) = c turns into an exact start. */
-    double p = omk_select(odd, K_SIN_POLY[K_SIN_POLY_COUNT - 1], K_SIN_POLY_COUNT == K_COS_POLY_COUNT ? K_COS_POLY[K_COS_POLY_COUNT - 1] : 0.0);
+    double p = omk_select(odd, K_SIN_POLY[K_SIN_POLY_COUNT - 1],
+                          K_SIN_POLY_COUNT == K_COS_POLY_COUNT ? K_COS_POLY[K_COS_POLY_COUNT - 1] : 0.0);
 #pragma GCC unroll 16
     for (int j = K_SIN_POLY_COUNT - 2; j >= 2; j--)
         p = fma(p, z, omk_select(odd, K_SIN_POLY[j], j < K_COS_POLY_COUNT ? K_COS_POLY[j] : 0.0));

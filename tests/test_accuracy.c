@@ -41,7 +41,9 @@ static void cos_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_c
 static void asin_f16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_f16); }
 static void asin_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_bf16); }
 
-static void sampled_within_one_ulp(void **state) {
+/* What omk promises, from the registry's gate columns: binary32 correctly rounded, binary64 below
+ * 0.51 ULP, on every sampler. */
+static void sampled_meets_gate(void **state) {
     (void)state;
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
@@ -49,12 +51,12 @@ static void sampled_within_one_ulp(void **state) {
             assert_int_equal(r.total.inputs, 40000);
             assert_int_equal(r.sampler_count, 5);
             assert_int_equal(r.total.special_mismatches, 0);
-            if (!(r.total.max_ulp <= 1.0))
-                fail_msg("omk %s %s: max %.3f ULP at 0x%llx", ulpb_ops[op].name, ulpb_dtypes[d].name, r.total.max_ulp,
+            const ulpb_dtype *dt = &ulpb_dtypes[d];
+            if (!(r.total.max_ulp <= (dt->gate_max_ulp >= 0 ? dt->gate_max_ulp : 0.5)))
+                fail_msg("omk %s %s: max %.4f ULP at 0x%llx", ulpb_ops[op].name, dt->name, r.total.max_ulp,
                          (unsigned long long)r.total.worst_bits);
-            /* binary32 is correctly rounded (fast path + rounding guard + double-double fallback) */
-            if (d == ULPB_DTYPE_f32 && r.total.misrounded != 0)
-                fail_msg("omk %s f32: %llu misrounded (worst input 0x%08llx)", ulpb_ops[op].name,
+            if (dt->gate_max_misrounded >= 0 && r.total.misrounded > (unsigned long long)dt->gate_max_misrounded)
+                fail_msg("omk %s %s: %llu misrounded (worst input 0x%llx)", ulpb_ops[op].name, dt->name,
                          (unsigned long long)r.total.misrounded, (unsigned long long)r.total.worst_bits);
         }
     }
@@ -93,7 +95,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cos_f16_exhaustive),     cmocka_unit_test(cos_bf16_exhaustive),
         cmocka_unit_test(asin_f16_exhaustive),    cmocka_unit_test(asin_bf16_exhaustive),
-        cmocka_unit_test(sampled_within_one_ulp), cmocka_unit_test(ruler_catches_double_rounding),
+        cmocka_unit_test(sampled_meets_gate), cmocka_unit_test(ruler_catches_double_rounding),
         cmocka_unit_test(samplers_are_reproducible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
