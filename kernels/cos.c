@@ -3,7 +3,7 @@
  * binary64, |x| < 2^20 (cos_f64_fast, vectorized): table step x = k pi/32 + r, |r| <= pi/64, with
  *   r a double-double from pi/32 in three binary64 parts (the first product exact through an fma);
  *   cos x = A cos r + B sin r, A = cos(m pi/32), B = -sin(m pi/32), m = k mod 64, double-doubles
- *   from 64-entry tables (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
+ *   from one 80-entry table (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
  *   polynomials of 3 and 4 coefficients (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
  *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
  *   Measured: max 0.502 ULP, ~0.014% misrounded (ulpbench accuracy --op cos --dtype f64).
@@ -197,7 +197,7 @@ static inline double cos_f64_fast(double x) {
     const uint64_t k = omk_bits64(reduce_by_pio32(x, &hi, &lo));
     const uint64_t m = k & 63; /* two's complement k mod 64, also for negative k */
     const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
-    const double b_hi = K_MSIN_STEP_HI[m], b_lo = K_MSIN_STEP_LO[m];
+    const double b_hi = K_COS_STEP_HI[m + 16], b_lo = K_COS_STEP_LO[m + 16]; /* -sin(m pi/32) */
 
     const double z = hi * hi;
     const double p = b_hi * hi;
