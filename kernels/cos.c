@@ -6,7 +6,8 @@
  *   from one 80-entry table (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
  *   polynomials of 3 and 4 coefficients (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
  *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
- *   Measured: max 0.502 ULP, ~0.014% misrounded (ulpbench accuracy --op cos --dtype f64).
+ *   Measured: max 0.504 ULP, 0.014% misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64
+ *   --impl omk --samples 100000000 --reference fast).
  * binary64, other x (cos_f64_dd, one lane at a time; also the accurate path of binary32 and the
  *   source of the 16-bit tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo as a double-double:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
@@ -20,7 +21,9 @@
  * binary32 (cos_f32_fast for |x| < 2^20, vectorized): cos |x| = -+sin(|x| - (2k+1) pi/2) with one
  *   odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in binary64; a result within
  *   OMK_F32_GUARD of a binary32 rounding boundary, or |x| >= 2^20, is redone through cos_f64_dd and
- *   rounded from its double-double. Correctly rounded on every input (f32_guard_check).
+ *   rounded from its double-double. Measured: the fast path stays within 618.32 binary64 ulps of the
+ *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
+ *   (ulpbench accuracy --op cos --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c), the table filled from the binary64
  *   result rounded once (never through binary32, which rounds twice). Correctly rounded on all 65,536 inputs
  *   (ulpbench accuracy --op cos --dtype f16, bf16; checked by ctest).
