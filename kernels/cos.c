@@ -18,9 +18,10 @@
  *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2) (cos_poly.h from cos.sollya: relative
  *   errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
  *   error-free, so the result + tail is good to ~2^-62 relative.
- * binary32 (cos_f32_fast for |x| < 2^20, vectorized): cos |x| = -+sin(|x| - (2k+1) pi/2) with one
- *   odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in binary64; a result within
- *   OMK_F32_GUARD of a binary32 rounding boundary, or |x| >= 2^20, is redone through cos_f64_dd and
+ * binary32 (cos_f32_fast for |x| < 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
+ *   -+sin(|x| - (2k+1) pi/2) with one odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in
+ *   binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit chunks of 2/pi
+ *   beyond; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
  *   rounded from its double-double. Measured: the fast path stays within 618.32 binary64 ulps of the
  *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
  *   (ulpbench accuracy --op cos --dtype f32 --exhaustive).
@@ -248,6 +249,48 @@ static inline double cos_f32_fast(float x) {
     /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of k_shifted) is odd */
     return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(k_shifted) << 63));
 }
+
+/* binary32 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
+ * Payne-Hanek in binary64. |x| = m 2^E (m < 2^24) times 2/pi's 24-bit chunks from i0 on (the
+ * earlier ones give multiples of 4) makes five exact products p0 > ... > p4; p0 and p1 are reduced
+ * mod 4 exactly and the sum is carried error-free, so |x| 2/pi = n + f (n integer, |f| <= 1/2)
+ * is known to ~2^-100 absolute. With j the nearest odd integer, r = (n + f - j) pi/2 and, as in
+ * cos_f32_fast, cos |x| = (-1)^((j+1)/2) sin r with the same polynomial; r keeps ~2^-60 relative
+ * even for the binary32 closest to a multiple of pi/2. Other inputs give garbage. */
+static inline double cos_f32_huge(float x) {
+    const uint32_t abs_bits = omk_bits32(x) & 0x7fffffff;
+    const double ax = (double)omk_float_from_bits(abs_bits);
+    /* i0 = max(0, floor((E - 2)/24)) for E = biased exponent - 150; 43691 / 2^20 divides by 24 exactly
+     * here. Lanes below 2^20 clamp to i0 = 0, so the table reads stay in bounds. */
+    const int64_t e_minus_2 = (int64_t)(abs_bits >> 23) - 152;
+    const uint64_t i = ((uint64_t)(e_minus_2 > 0 ? e_minus_2 : 0) * 43691u) >> 20; /* <= 4, also for inf/NaN */
+    const double p0 = ax * K_TWO_OVER_PI_CHUNKS24[i], p1 = ax * K_TWO_OVER_PI_CHUNKS24[i + 1];
+    const double p2 = ax * K_TWO_OVER_PI_CHUNKS24[i + 2], p3 = ax * K_TWO_OVER_PI_CHUNKS24[i + 3];
+    const double p4 = ax * K_TWO_OVER_PI_CHUNKS24[i + 4];
+    /* p mod 4, exact: p0 < 2^49 and p1 < 2^26 are multiples of 2^-27 and 2^-51 */
+    const double a0 = fma(-4.0, (0.25 * p0 + 0x1.8p52) - 0x1.8p52, p0);
+    const double a1 = fma(-4.0, (0.25 * p1 + 0x1.8p52) - 0x1.8p52, p1);
+    double e2, e3;
+    const double hi = omk_two_sum(a0 + a1, p2, &e2); /* a0 + a1 exact: |.| < 4, multiples of 2^-51 */
+    const double n = (hi + 0x1.8p52) - 0x1.8p52;
+    const double low = omk_two_sum(e2, p3, &e3);
+    const double low_lo = e3 + p4;
+    const double f_hi = hi - n; /* exact */
+    /* j - n: 0 for odd n; +-1 (toward f) for even n, where |r| >= pi/4 needs no extra precision */
+    const uint64_t n_odd_mask = 0 - (omk_bits64(n + 0x1.8p52) & 1);
+    const double d = omk_select(n_odd_mask, 0.0, copysign(1.0, f_hi));
+    double s_err;
+    const double s = omk_two_sum(f_hi - d, low, &s_err); /* f_hi - d is exact when d = 0 */
+    const double rest = s_err + low_lo;
+    const double r = fma(s, K_PIO2_HI, fma(s, K_PIO2_LO, rest * K_PIO2_HI));
+    const double z = r * r;
+    const double sin_r = fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
+    /* j = n + d odd: +sin r when j = 3 mod 4, -sin r when j = 1 mod 4 */
+    const uint64_t j_bits = omk_bits64((n + d) + 0x1.8p52);
+    return omk_double_from_bits(omk_bits64(sin_r) ^ ((~j_bits & 2) << 62));
+}
+
+#define cos_F32_HUGE_END_BITS 0x7f800000u /* every finite |x| >= 2^20 */
 
 static inline float cos_f32_finish(float x, float y) {
     (void)x;

@@ -29,11 +29,13 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
 }
 
 /* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
- * approximation, valid for |x| bits below limit_bits; finish(x, (T)approx): the stored result
- * (for example the sign applied after narrowing); round_key(approx): rounding-test distance,
- * ambiguous when <= key_limit; redo(x, approx): the same two tests on one lane; accurate(x): the
- * result of a redone lane. */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, finish, round_key, key_limit, redo, accurate) \
+ * approximation, valid for |x| bits below limit_bits; huge(x): the same for |x| bits in
+ * [limit_bits, huge_end_bits) (an empty range when there is none), run only in the flagging pass;
+ * finish(x, (T)approx): the stored result (for example the sign applied after narrowing);
+ * round_key(approx): rounding-test distance, ambiguous when <= key_limit; redo(x, approx): both
+ * tests of the fast path on one lane; accurate(x): the result of a redone lane. */
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit, \
+                       redo, accurate)                                                                             \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
         const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
         T copy[OMK_BLOCK], *out = (y) + start;                                                     \
@@ -53,7 +55,14 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                             \
         uint8_t flagged[OMK_BLOCK];                                                                \
         OMK_PRAGMA(omp simd)                                                                       \
-        for (size_t i = 0; i < m; i++) flagged[i] = (uint8_t)redo(in[i], fast(in[i]));            \
+        for (size_t i = 0; i < m; i++) {                                                           \
+            const U a = abs_bits(in[i]);                                                           \
+            const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));    \
+            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                  \
+            out[i] = finish(in[i], (T)approx);                                                     \
+            const uint64_t ambiguous = round_key(approx) <= (key_limit);                           \
+            flagged[i] = (uint8_t)((use_huge & ambiguous) | (~use_huge & (uint64_t)redo(in[i], approx))); \
+        }                                                                                          \
         for (size_t i = 0; i < m; i++)                                                             \
             if (flagged[i]) out[i] = accurate(in[i]);                                              \
     }
@@ -85,6 +94,8 @@ static inline float omk_float_from_bits(uint32_t u) {
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
+ *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
+ *                                        a second vectorized path covers (end = limit: none);
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
@@ -110,12 +121,13 @@ static inline float omk_float_from_bits(uint32_t u) {
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
         OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT),     \
-                       op##_f64_fast, omk_keep_f64, omk_no_rounding_key, 0, op##_f64_redo,         \
-                       op##_f64_elem)                                                              \
+                       op##_f64_fast, op##_f64_fast, omk_bits64(op##_FAST_LIMIT), omk_keep_f64,    \
+                       omk_no_rounding_key, 0, op##_f64_redo, op##_f64_elem)                       \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), \
-                       op##_f32_fast, op##_f32_finish, omk_f32_rounding_key, 2u * OMK_F32_GUARD,   \
+                       op##_f32_fast, op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish,      \
+                       omk_f32_rounding_key, 2u * OMK_F32_GUARD,                                   \
                        op##_f32_redo,                                                              \
                        op##_f32_accurate)                                                          \
     }                                                                                              \

@@ -186,6 +186,20 @@ static const double K_COS_STEP_LO[80] = {
     -0x1.26d19b9ff8d82p-57,
     -0x1.e2718d26ed688p-60,
 };
+/* binary32 Payne-Hanek in binary64 (cos of |x| >= 2^20): 2/pi's 24-bit chunks, K_TWO_OVER_PI_CHUNKS24[i] =
+   c_i 2^(-24(i+1)) with 2/pi = sum c_i 2^(-24(i+1)); products with a binary32 |x| are exact (24 x 24 bits). */
+static const double K_TWO_OVER_PI_CHUNKS24[10] = {
+    0x1.45f306p-1,
+    0x1.b9391p-26,
+    0x1.529fcp-52,
+    0x1.3abe88p-75,
+    0x1.ea69bap-97,
+    0x1.81b6c4p-121,
+    0x1.2b3278p-145,
+    0x1.0e4104p-170,
+    0x1.fca2c6p-193,
+    0x1.57bd76p-217,
+};
 /* Fractional bits of 2/pi, 64 per word, most significant first: 2/pi = sum K_TWO_OVER_PI_BITS[i] * 2^(-64(i+1)).
    20 words cover binary64 exponents up to 1023 with 4 words of margin (Payne-Hanek). */
 static const uint64_t K_TWO_OVER_PI_BITS[20] = {
