@@ -1,6 +1,7 @@
 /* Every ISA build the CPU supports gives the scalar build's bits: on every 16-bit input, on
- * sampled and special binary32/binary64 inputs, for tails of every length up to twice the widest
- * block, with the value under test in every lane, in place and off alignment. */
+ * sampled and special binary32/binary64 inputs, for tails of every length up to 129 (eight times
+ * the widest vector) with the value under test in every lane, around the array loops' block
+ * boundaries (OMK_BLOCK), in place and off alignment. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "omk_dispatch.h"
+#include "omk_internal.h"
 
 typedef void (*kernel_fn)(const void *x, void *y, size_t n);
 
@@ -139,6 +141,54 @@ static void tails_lanes_in_place_unaligned(void **state) {
     free(x), free(want), free(got);
 }
 
+/* Lengths around one, two and three blocks, with the probe values in the lanes next to each
+ * block edge: the flagged-block pass and the partial last block. */
+static void block_edges(void **state) {
+    (void)state;
+    enum { LONGEST = 3 * OMK_BLOCK + 1 };
+    static const size_t lengths[] = {OMK_BLOCK - 1, OMK_BLOCK,         OMK_BLOCK + 1, 2 * OMK_BLOCK - 1,
+                                     2 * OMK_BLOCK, 2 * OMK_BLOCK + 1, LONGEST};
+    unsigned char *x = malloc(LONGEST * 8), *want = malloc(LONGEST * 8), *got = malloc(LONGEST * 8);
+    unsigned char probe[8 * 16];
+    for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
+        if (!omk_isa_supported((omk_isa)isa)) continue;
+        for (size_t k = 0; k < KERNEL_COUNT; k++) {
+            const kernel *kn = &kernels[k];
+            fill_inputs(kn, probe, 16);
+            for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+                const size_t n = lengths[li];
+                for (size_t p = 0; p < 16; p++) {
+                    /* moderate values only, so that a block is flagged by the probe alone */
+                    for (size_t i = 0; i < n; i++) {
+                        if (kn->bytes == 2)
+                            ((uint16_t *)(void *)x)[i] = 0x3800; /* 0.5 in binary16, 1.0 in bfloat16 */
+                        else if (kn->bytes == 4)
+                            ((float *)(void *)x)[i] = 0.375f;
+                        else
+                            ((double *)(void *)x)[i] = 0.375;
+                    }
+                    for (size_t edge = OMK_BLOCK; edge < n + OMK_BLOCK; edge += OMK_BLOCK) {
+                        const size_t lanes[] = {edge - 1, edge, n - 1};
+                        for (size_t l = 0; l < 3; l++)
+                            if (lanes[l] < n) memcpy(x + lanes[l] * kn->bytes, probe + p * kn->bytes, kn->bytes);
+                    }
+                    /* the reference is each element on its own (a one-lane block), so that a slip in
+                     * the shared array loop shows too */
+                    for (size_t i = 0; i < n; i++)
+                        kn->build[OMK_ISA_SCALAR](x + i * kn->bytes, want + i * kn->bytes, 1);
+                    kn->build[isa](x, got, n);
+                    expect_same(kn, isa, x, got, want, n, "block edge");
+                    kn->build[OMK_ISA_SCALAR](x, got, n);
+                    expect_same(kn, OMK_ISA_SCALAR, x, got, want, n, "block edge");
+                    kn->build[isa](x, x, n); /* in place */
+                    expect_same(kn, isa, x, x, want, n, "block edge, in place");
+                }
+            }
+        }
+    }
+    free(x), free(want), free(got);
+}
+
 static void dispatch_selects_supported_build(void **state) {
     (void)state;
     const omk_isa isa = omk_isa_selected();
@@ -151,6 +201,7 @@ int main(void) {
         cmocka_unit_test(dispatch_selects_supported_build),
         cmocka_unit_test(all_inputs_match_scalar),
         cmocka_unit_test(tails_lanes_in_place_unaligned),
+        cmocka_unit_test(block_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
