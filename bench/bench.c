@@ -38,6 +38,16 @@ static uint64_t name_hash(const char *s) {
     return h;
 }
 
+/* The input sets a run times: the spec's own, or the registry's. */
+static const ulpb_input_set *spec_input_sets(const ulpb_bench_spec *spec, size_t *count) {
+    if (spec->input_sets) {
+        *count = spec->input_set_count;
+        return spec->input_sets;
+    }
+    *count = ulpb_input_set_count;
+    return ulpb_input_sets;
+}
+
 void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
                        size_t n) {
     const uint64_t stream = splitmix64(seed ^ name_hash(set->name));
@@ -195,6 +205,8 @@ static int members_of(const ulpb_bench_spec *spec, int op, int dtype, const ulpb
 }
 
 int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, char *err, size_t err_len) {
+    size_t set_count;
+    const ulpb_input_set *sets = spec_input_sets(spec, &set_count);
     *results = NULL;
     if (spec->size_count < 1 || spec->rounds < 1) {
         snprintf(err, err_len, "need at least one size and one round");
@@ -217,8 +229,8 @@ int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, cha
                          ulpb_ops[op].name, ulpb_dtypes[d].name);
                 return -1;
             }
-            for (size_t k = 0; n && k < ulpb_input_set_count; k++) {
-                if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+            for (size_t k = 0; n && k < set_count; k++) {
+                if (sets[k].op != (ulpb_op_id)op) continue;
                 total_groups += spec->size_count;
                 total_results += n * spec->size_count;
             }
@@ -244,9 +256,9 @@ int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, cha
             for (int s = 0; s < spec->size_count; s++) {
                 g.size = spec->sizes[s];
                 const int rounds = ulpb_bench_rounds(g.size, spec->rounds);
-                for (size_t k = 0; k < ulpb_input_set_count; k++) {
-                    if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
-                    g.inputs = &ulpb_input_sets[k];
+                for (size_t k = 0; k < set_count; k++) {
+                    if (sets[k].op != (ulpb_op_id)op) continue;
+                    g.inputs = &sets[k];
                     if (spec->progress)
                         fprintf(stderr,
                                 "[bench %d/%d] %s %s, %zu elements, %s: %d implementations x %d rounds (%.0fs)\n",
@@ -396,6 +408,8 @@ static int find_result(const ulpb_bench_result *results, int count, const ulpb_e
 
 cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info, const ulpb_bench_result *results,
                        int count) {
+    size_t set_count;
+    const ulpb_input_set *sets = spec_input_sets(spec, &set_count);
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddItemToObject(doc, "context", context_json(spec, info));
     cJSON *benchmarks = cJSON_AddArrayToObject(doc, "benchmarks");
@@ -406,8 +420,8 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
         const ulpb_entry *e = &ulpb_entries[i];
         int instance = 0;
         for (int s = 0; s < spec->size_count; s++) {
-            for (size_t k = 0; k < ulpb_input_set_count; k++) {
-                const int at = find_result(results, count, e, spec->sizes[s], &ulpb_input_sets[k]);
+            for (size_t k = 0; k < set_count; k++) {
+                const int at = find_result(results, count, e, spec->sizes[s], &sets[k]);
                 if (at < 0) continue;
                 const ulpb_bench_result *r = &results[at];
                 char run_name[160], name[176];
@@ -430,6 +444,8 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 cJSON_AddStringToObject(b, "time_unit", "ns");
                 cJSON_AddNumberToObject(b, "items_per_second", 1e9 / r->ns_per_element);
                 cJSON_AddNumberToObject(b, "size", (double)r->size);
+                cJSON_AddNumberToObject(b, "input_low", r->inputs->lo);
+                cJSON_AddNumberToObject(b, "input_high", r->inputs->hi);
                 cJSON_AddNumberToObject(b, "elements_per_round", (double)r->elements_per_round);
                 cJSON_AddNumberToObject(b, "ns_per_element", r->ns_per_element);
                 cJSON_AddNumberToObject(b, "elements_per_ns", 1.0 / r->ns_per_element);
@@ -457,6 +473,8 @@ static void size_label(char *buf, size_t len, size_t size) {
 }
 
 void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_bench_result *results, int count) {
+    size_t set_count;
+    const ulpb_input_set *sets = spec_input_sets(spec, &set_count);
     char label[32];
     fprintf(out, "\nElements per ns (higher is better) at n elements per call, inputs uniform in the range shown; "
                  "in parentheses the throughput relative to omk measured in the same rounds (median of the "
@@ -478,10 +496,10 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
             fprintf(out, "\n### %s %s\n\n| implementation |", ulpb_ops[op].name, ulpb_dtypes[d].name);
             int columns = 0;
             for (int s = 0; s < spec->size_count; s++) {
-                for (size_t k = 0; k < ulpb_input_set_count; k++) {
-                    if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
+                for (size_t k = 0; k < set_count; k++) {
+                    if (sets[k].op != (ulpb_op_id)op) continue;
                     size_label(label, sizeof label, spec->sizes[s]);
-                    fprintf(out, " %s %s |", label, ulpb_input_sets[k].label);
+                    fprintf(out, " %s %s |", label, sets[k].label);
                     columns++;
                 }
             }
@@ -494,9 +512,9 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
                 if (!ulpb_entry_available(e)) continue;
                 fprintf(out, "| %s |", e->impl);
                 for (int s = 0; s < spec->size_count; s++) {
-                    for (size_t k = 0; k < ulpb_input_set_count; k++) {
-                        if (ulpb_input_sets[k].op != (ulpb_op_id)op) continue;
-                        const int at = find_result(results, count, e, spec->sizes[s], &ulpb_input_sets[k]);
+                    for (size_t k = 0; k < set_count; k++) {
+                        if (sets[k].op != (ulpb_op_id)op) continue;
+                        const int at = find_result(results, count, e, spec->sizes[s], &sets[k]);
                         if (at < 0) {
                             fprintf(out, " – |");
                             continue;

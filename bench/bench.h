@@ -34,6 +34,9 @@ typedef struct {
     int rounds; /* at cache-resident sizes; see ulpb_bench_rounds */
     uint64_t seed;
     bool progress; /* one line per group on stderr */
+    /* the input sets to time; NULL: the registry's (ulpb_input_sets) */
+    const ulpb_input_set *input_sets;
+    size_t input_set_count;
 } ulpb_bench_spec;
 
 typedef struct {

@@ -659,18 +659,41 @@ static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) 
     return spec->impl_count ? 0 : -1;
 }
 
+/* "LO,HI": two finite numbers, LO < HI. */
+static int parse_range(const char *text, double *lo, double *hi) {
+    char *end;
+    *lo = strtod(text, &end);
+    if (end == text || *end != ',') return -1;
+    const char *second = end + 1;
+    *hi = strtod(second, &end);
+    if (end == second || *end) return -1;
+    return isfinite(*lo) && isfinite(*hi) && *lo < *hi ? 0 : -1;
+}
+
+/* The largest finite value of a dtype, from its precision and exponent width. */
+static double dtype_max_finite(const ulpb_dtype *dt) {
+    return ldexp(2.0 - ldexp(1.0, 1 - dt->format.precision), (1 << (dt->format.exp_bits - 1)) - 1);
+}
+
 static int cmd_bench(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"op", required_argument, 0, 'o'},     {"dtype", required_argument, 0, 'd'},
-        {"impl", required_argument, 0, 'i'},   {"sizes", required_argument, 0, 'z'},
-        {"rounds", required_argument, 0, 'r'}, {"seed", required_argument, 0, 's'},
-        {"json", required_argument, 0, 'j'},   {"markdown", required_argument, 0, 'm'},
-        {"quick", no_argument, 0, 'k'},        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
+                                         {"dtype", required_argument, 0, 'd'},
+                                         {"impl", required_argument, 0, 'i'},
+                                         {"sizes", required_argument, 0, 'z'},
+                                         {"rounds", required_argument, 0, 'r'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"json", required_argument, 0, 'j'},
+                                         {"markdown", required_argument, 0, 'm'},
+                                         {"quick", no_argument, 0, 'k'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"range", required_argument, 0, 'a'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     ulpb_bench_spec spec = {.op_mask = (1u << ULPB_OP_COUNT) - 1, .dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1,
                             .seed = DEFAULT_SEED, .progress = true};
     const char *json_path = NULL, *md_path = NULL, *unknown = "";
-    bool quick = false, sizes_given = false;
+    bool quick = false, sizes_given = false, range_given = false;
+    double range_lo = 0, range_hi = 0;
     int rounds = 0;
     unsigned long long u;
     char ops[64], dtypes[64];
@@ -706,6 +729,11 @@ static int cmd_bench(int argc, char **argv) {
             if (parse_u64(optarg, &u)) return fail("bench", "--seed needs a non-negative integer, got '%s'", optarg);
             spec.seed = u;
             break;
+        case 'a':
+            if (parse_range(optarg, &range_lo, &range_hi))
+                return fail("bench", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            range_given = true;
+            break;
         case 'j': json_path = optarg; break;
         case 'm': md_path = optarg; break;
         case 'k': quick = true; break;
@@ -713,10 +741,11 @@ static int cmd_bench(int argc, char **argv) {
         case 'h':
             printf("usage: ulpbench bench [--op OP|all] [--dtype DT|all] [--impl NAME[,NAME...]|all]\n"
                    "                     [--sizes N[,N...]] [--rounds N] [--seed S] [--quick] [--quiet]\n"
-                   "                     [--json FILE] [--markdown FILE]\n\n"
+                   "                     [--range LO,HI] [--json FILE] [--markdown FILE]\n\n"
                    "Throughput of every registry entry this CPU runs (baselines included) per (op, dtype), array\n"
                    "size (elements per call; default 4096,16777216) and input set (cos: [-pi, pi], [-1e4, 1e4];\n"
-                   "asin: [-1, 1]; fixed seed S, default %llu).\n\n"
+                   "asin: [-1, 1]; fixed seed S, default %llu). --range LO,HI times inputs uniform in [LO, HI]\n"
+                   "instead, for every selected op (within the range of every selected dtype).\n\n"
                    "Each (op, dtype, size, input set) group runs interleaved: after one warm-up pass each, every\n"
                    "round times one pass of every implementation, starting with a different one each round. A pass\n"
                    "is one call per input block; sizes below %zu elements cycle through up to %d distinct blocks\n"
@@ -742,6 +771,22 @@ static int cmd_bench(int argc, char **argv) {
                 spec.sizes[spec.size_count++] = DEFAULT_BENCH_SIZES[i];
     }
     spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
+    static ulpb_input_set range_sets[ULPB_OP_COUNT];
+    static char range_label[80];
+    if (range_given) {
+        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+            const double max = dtype_max_finite(&ulpb_dtypes[d]);
+            if ((spec.dtype_mask & (1u << d)) && fmax(fabs(range_lo), fabs(range_hi)) > max)
+                return fail("bench", "--range %g,%g leaves %s's finite range (largest %g); choose --dtype", range_lo,
+                            range_hi, ulpb_dtypes[d].name, max);
+        }
+        snprintf(range_label, sizeof range_label, "[%g, %g]", range_lo, range_hi);
+        for (int op = 0; op < ULPB_OP_COUNT; op++)
+            if (spec.op_mask & (1u << op))
+                range_sets[spec.input_set_count++] =
+                    (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi, range_label};
+        spec.input_sets = range_sets;
+    }
     char *md;
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);

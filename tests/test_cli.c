@@ -345,16 +345,47 @@ static void bench_writes_google_benchmark_json(void **state) {
     free(md);
 }
 
+/* --range replaces the input sets: one column per selected op, its bounds in the JSON. */
+static void bench_custom_range(void **state) {
+    (void)state;
+    assert_int_equal(run("bench --op cos --dtype f32 --impl omk,memcpy --sizes 300 --rounds 3 --range -1e30,1e30 "
+                         "--quiet --json $D/r.json --markdown $D/r.md"),
+                     0);
+    char *text = slurp(path("r.json"));
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    const cJSON *benchmarks = cJSON_GetObjectItem(doc, "benchmarks");
+    assert_int_equal(cJSON_GetArraySize(benchmarks), 2);
+    const cJSON *b;
+    cJSON_ArrayForEach(b, benchmarks) {
+        assert_non_null(strstr(string_of(b, "run_name"), "/300/range"));
+        assert_true(number_of(b, "input_low") == -1e30 && number_of(b, "input_high") == 1e30);
+    }
+    cJSON_Delete(doc);
+    free(text);
+    char *md = slurp(path("r.md"));
+    assert_non_null(strstr(md, "300 [-1e+30, 1e+30]"));
+    free(md);
+}
+
 static void bench_rejects_bad_options(void **state) {
     (void)state;
     const struct {
         const char *args, *needle;
     } cases[] = {
-        {"bench --sizes 0", "--sizes"},           {"bench --sizes 4096,x", "--sizes"},
-        {"bench --sizes ''", "--sizes"},           {"bench --rounds 0", "--rounds"},
-        {"bench --impl nosuch", "'nosuch'"},       {"bench --impl omk,nosuch", "'nosuch'"},
-        {"bench --op tan", "unknown op 'tan'"},   {"bench --dtype f8", "unknown dtype 'f8'"},
+        {"bench --sizes 0", "--sizes"},
+        {"bench --sizes 4096,x", "--sizes"},
+        {"bench --sizes ''", "--sizes"},
+        {"bench --rounds 0", "--rounds"},
+        {"bench --impl nosuch", "'nosuch'"},
+        {"bench --impl omk,nosuch", "'nosuch'"},
+        {"bench --op tan", "unknown op 'tan'"},
+        {"bench --dtype f8", "unknown dtype 'f8'"},
         {"bench extra", "unexpected argument"},
+        {"bench --range 3,1", "--range"},
+        {"bench --range 1", "--range"},
+        {"bench --range 0,inf", "--range"},
+        {"bench --op cos --range -1e30,1e30", "f16's finite range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
@@ -428,6 +459,7 @@ int main(void) {
         cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),
+        cmocka_unit_test(bench_custom_range),
         cmocka_unit_test(bench_rejects_bad_options),
         cmocka_unit_test(unavailable_entries_are_skipped),
     };
