@@ -93,6 +93,15 @@ static int bench_rows(int op, int dtype, int sizes) {
     return rows;
 }
 
+/* A JSON file ulpbench wrote into the test directory, parsed (the test fails if it is not JSON). */
+static cJSON *load_json(const char *name) {
+    char *text = slurp(path(name));
+    cJSON *doc = cJSON_Parse(text);
+    if (!doc) fail_msg("%s is not JSON: %.200s", name, text);
+    free(text);
+    return doc;
+}
+
 static void eval_matches_library(void **state) {
     (void)state;
     const float x[6] = {-1.0f, -0.5f, 0.0f, 0.25f, 0.5f, 1.0f};
@@ -175,9 +184,7 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 2000 --seed 5 --quiet --json $D/a.json "
                          "--markdown $D/a.md"),
                      0);
-    char *text = slurp(path("a.json"));
-    cJSON *doc = cJSON_Parse(text);
-    assert_non_null(doc);
+    cJSON *doc = load_json("a.json");
     assert_int_equal(cJSON_GetObjectItem(doc, "schema_version")->valueint, 1);
     assert_int_equal(cJSON_GetObjectItem(doc, "seed")->valueint, 5);
     assert_non_null(strstr(cJSON_GetObjectItem(doc, "command")->valuestring, "--seed 5"));
@@ -188,7 +195,6 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(cJSON_GetObjectItem(first, "inputs")->valueint, 2000);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 5);
     cJSON_Delete(doc);
-    free(text);
     assert_true(exists(path("a.md")));
     assert_int_equal(run("accuracy --op asin --dtype f12"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 0"), 2);
@@ -234,8 +240,7 @@ static void report_gates(void **state) {
     char *md = slurp(path("report.md"));
     assert_non_null(strstr(md, "Gate: PASSED"));
     free(md);
-    char *text = slurp(path("report.json"));
-    cJSON *doc = cJSON_Parse(text);
+    cJSON *doc = load_json("report.json");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), "passed")));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), accuracy_rows(-1, -1));
     /* the throughput tables ride along: one benchmark per entry the CPU runs and input set, at 4 Ki */
@@ -243,7 +248,6 @@ static void report_gates(void **state) {
     assert_non_null(cJSON_GetObjectItem(throughput, "context"));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(throughput, "benchmarks")), bench_rows(-1, -1, 1));
     cJSON_Delete(doc);
-    free(text);
     md = slurp(path("report.md"));
     assert_non_null(strstr(md, "## ulpbench report: throughput"));
     free(md);
@@ -254,11 +258,9 @@ static void report_gates(void **state) {
     assert_non_null(strstr(md, "FAIL omk asin f64"));
     assert_null(strstr(md, "throughput"));
     free(md);
-    text = slurp(path("report.json"));
-    doc = cJSON_Parse(text);
+    doc = load_json("report.json");
     assert_null(cJSON_GetObjectItem(doc, "throughput"));
     cJSON_Delete(doc);
-    free(text);
 }
 
 static const char *string_of(const cJSON *o, const char *key) {
@@ -280,9 +282,7 @@ static void bench_writes_google_benchmark_json(void **state) {
     assert_int_equal(run("bench --quick --sizes 256,1000 --rounds 3 --quiet --op cos --dtype f32 --json $D/b.json "
                          "--markdown $D/b.md"),
                      0);
-    char *text = slurp(path("b.json"));
-    cJSON *doc = cJSON_Parse(text);
-    assert_non_null(doc);
+    cJSON *doc = load_json("b.json");
     const cJSON *ctx = cJSON_GetObjectItem(doc, "context");
     string_of(ctx, "date");
     string_of(ctx, "host_name");
@@ -337,7 +337,6 @@ static void bench_writes_google_benchmark_json(void **state) {
         assert_int_equal(same, 1);
     }
     cJSON_Delete(doc);
-    free(text);
     char *md = slurp(path("b.md"));
     assert_non_null(strstr(md, "### cos f32"));
     assert_non_null(strstr(md, "| omk | "));
@@ -351,9 +350,7 @@ static void bench_custom_range(void **state) {
     assert_int_equal(run("bench --op cos --dtype f32 --impl omk,memcpy --sizes 300 --rounds 3 --range -1e30,1e30 "
                          "--quiet --json $D/r.json --markdown $D/r.md"),
                      0);
-    char *text = slurp(path("r.json"));
-    cJSON *doc = cJSON_Parse(text);
-    assert_non_null(doc);
+    cJSON *doc = load_json("r.json");
     const cJSON *benchmarks = cJSON_GetObjectItem(doc, "benchmarks");
     assert_int_equal(cJSON_GetArraySize(benchmarks), 2);
     const cJSON *b;
@@ -362,7 +359,6 @@ static void bench_custom_range(void **state) {
         assert_true(number_of(b, "input_low") == -1e30 && number_of(b, "input_high") == 1e30);
     }
     cJSON_Delete(doc);
-    free(text);
     char *md = slurp(path("r.md"));
     assert_non_null(strstr(md, "300 [-1e+30, 1e+30]"));
     free(md);
@@ -408,20 +404,16 @@ static void unavailable_entries_are_skipped(void **state) {
     free(out);
 
     assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
-    char *text = slurp(path("u.json"));
-    cJSON *doc = cJSON_Parse(text);
+    cJSON *doc = load_json("u.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 2); /* omk, glibc */
     cJSON_Delete(doc);
-    free(text);
 
     /* disabling avx512 disables avx512bf16, which the AVX-512 bfloat16 rows need */
     assert_int_equal(run("bench --quick --sizes 256 --rounds 1 --quiet --op asin --dtype bf16 --json $D/u.json"), 0);
-    text = slurp(path("u.json"));
-    doc = cJSON_Parse(text);
+    doc = load_json("u.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")), 3); /* omk, glibc, memcpy */
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "context"), "skipped")) > 0);
     cJSON_Delete(doc);
-    free(text);
 
     const float x[2] = {0.5f, 2.0f};
     const size_t two = 2;
