@@ -30,12 +30,12 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
 
 /* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
  * approximation, valid for |x| bits below limit_bits; huge(x): the same for |x| bits in
- * [limit_bits, huge_end_bits) (an empty range when there is none), run only in the flagging pass;
- * finish(x, (T)approx): the stored result (for example the sign applied after narrowing);
- * round_key(approx): rounding-test distance, ambiguous when <= key_limit; redo(x, approx): both
- * tests of the fast path on one lane; accurate(x): the result of a redone lane. */
+ * [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass;
+ * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
+ * result (for example the sign applied after narrowing); round_key(approx): rounding-test
+ * distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
 #define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit, \
-                       redo, accurate)                                                                             \
+                       accurate)                                                                                   \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
         const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
         T copy[OMK_BLOCK], *out = (y) + start;                                                     \
@@ -60,8 +60,7 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
             const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));    \
             const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                  \
             out[i] = finish(in[i], (T)approx);                                                     \
-            const uint64_t ambiguous = round_key(approx) <= (key_limit);                           \
-            flagged[i] = (uint8_t)((use_huge & ambiguous) | (~use_huge & (uint64_t)redo(in[i], approx))); \
+            flagged[i] = (uint8_t)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));   \
         }                                                                                          \
         for (size_t i = 0; i < m; i++)                                                             \
             if (flagged[i]) out[i] = accurate(in[i]);                                              \
@@ -112,24 +111,15 @@ static inline float omk_float_from_bits(uint32_t u) {
         const double y = op##_f64_dd((double)x, &tail);                                            \
         return omk_round_dd_to_float(y, tail);                                                     \
     }                                                                                              \
-    static inline int op##_f64_redo(double x, double approx) {                                     \
-        (void)approx;                                                                              \
-        return op##_needs_slow_path(x);                                                            \
-    }                                                                                              \
-    static inline int op##_f32_redo(float x, double approx) {                                      \
-        return op##_needs_slow_path((double)x) | omk_f32_rounding_ambiguous(approx);               \
-    }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
         OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT),     \
                        op##_f64_fast, op##_f64_fast, omk_bits64(op##_FAST_LIMIT), omk_keep_f64,    \
-                       omk_no_rounding_key, 0, op##_f64_redo, op##_f64_elem)                       \
+                       omk_no_rounding_key, 0, op##_f64_elem)                                      \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), \
                        op##_f32_fast, op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish,      \
-                       omk_f32_rounding_key, 2u * OMK_F32_GUARD,                                   \
-                       op##_f32_redo,                                                              \
-                       op##_f32_accurate)                                                          \
+                       omk_f32_rounding_key, 2u * OMK_F32_GUARD, op##_f32_accurate)                \
     }                                                                                              \
     void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {           \
         for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i]))); \
