@@ -3,17 +3,18 @@
  * binary64 (asin_f64_fast for |x| < 1, vectorized; asin_f64_dd for the rest):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2
- *                   exact and the square root corrected to double-double with one fma and a
- *                   binary32 reciprocal.
- *   A is a binary64 minimax polynomial on [0, 1/4] (asin_poly.h from asin.sollya, relative error
- *   2^-63.79); its two leading terms are double-doubles summed error-free (Fast2Sum) with x (or
- *   pi/2 - 2s), so the final rounding dominates. Both branches are evaluated and |x| < 1/2
- *   selects. asin_f64_dd (the accurate path of binary32 and the source of the 16-bit tables) runs
- *   the same split with general error-free sums and also returns the tail (~2^-62 relative).
+ *                   exact and the square root corrected to double-double by one fma.
+ *   A is a binary64 minimax polynomial of degree 13 in x^2 on [0, 1/4] (asin_poly.h from
+ *   asin.sollya, relative error 2^-63.79); its two leading terms are double-doubles summed
+ *   error-free (Fast2Sum), so the final rounding dominates. The fast path evaluates both branches
+ *   as scale (H + v + v^3 A(v^2)) (H = 0 or pi/4, v = |x| or -s, scale 1 or 2), the square-root
+ *   correction through an integer reciprocal estimate and one third-order step instead of a
+ *   division. asin_f64_dd (the accurate path of binary32 and the source of the 16-bit tables)
+ *   runs the same split with general error-free sums and also returns the tail (~2^-62 relative).
  *   Measured: max 0.504 ULP, 0.010% misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64
  *   --impl omk --samples 100000000 --reference fast).
- * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (2^-43.93) in plain
- *   binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
+ * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (degree 8 in x^2,
+ *   2^-43.93) in plain binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
  *   asin_f64_dd and rounded from its double-double. Measured: the fast path stays within 563.25
  *   binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs
  *   misrounded (ulpbench accuracy --op asin --dtype f32 --exhaustive).
@@ -89,13 +90,30 @@ static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t) !(ax <
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_LIMIT); }
 
 /* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it.
- * Other inputs are redone by asin_f64_dd. */
+ * Other inputs are redone by asin_f64_dd. Both branches share one shape, scale (H + v + v^3 A(z)):
+ *   |x| < 1/2:  H = 0,    v = |x|,                      z = x^2, scale 1;
+ *   otherwise:  H = pi/4, v = -s = -sqrt((1 - |x|)/2),  z = s^2, scale 2 (pi/2 - 2 asin s),
+ * so that every per-lane choice is a mask (an and, or one blend) and the scaling is exact. */
 static inline double asin_f64_fast(double x) {
     const double ax = fabs(x);
-    const asin_split sp = asin_split_lanes(ax, asin_large_mask(ax));
-    const double v = sp.v, z = sp.z, m = sp.m;
+    const uint64_t large = asin_large_mask(ax);
+    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
+    const double s = sqrt(w);
+    /* 1/(2s) without the divider: an integer estimate (within 5.1%) and one third-order step,
+     * h0 (1 + t + t^2) with t = 1 - 2 s h0, within 2^-12.9 (0.00013 ulp of the result) */
+    const double h0 = omk_double_from_bits(0x7fce623822fc16e6ull - omk_bits64(s));
+    const double t = fma(-(s + s), h0, 1.0);
+    const double half_inv_s = fma(h0, fma(t, t, t), h0);
+    const double minus_s_corr = fma(s, s, -w) * half_inv_s; /* s - sqrt(w), a term ~2^-53 s */
+    const double ax2 = ax * ax;
+    const double v = omk_select(large, -s, ax);
+    const double v_lo = omk_double_from_bits(omk_bits64(minus_s_corr) & large);
+    const double z = omk_select(large, w, ax2); /* w = s^2 exactly in large lanes */
+    const double z_err = omk_double_from_bits(omk_bits64(fma(ax, ax, -ax2)) & ~large);
+    const double h_hi = omk_double_from_bits(omk_bits64(0.5 * K_PIO2_HI) & large);
+    const double h_lo = omk_double_from_bits(omk_bits64(0.5 * K_PIO2_LO) & large);
     const double vz = v * z;
-    const double vz_err = fma(v, sp.z_err, fma(sp.v_lo, z, fma(v, z, -vz))); /* v^3 */
+    const double vz_err = fma(v, z_err, fma(v_lo, z, fma(v, z, -vz))); /* v^3 */
     const double lead = vz * K_ASIN_POLY[0];
     const double lead_err = fma(vz_err, K_ASIN_POLY[0], fma(vz, K_ASIN_POLY[0], -lead));
     const double fifth = vz * z;
@@ -103,12 +121,17 @@ static inline double asin_f64_fast(double x) {
     const double next = fifth * K_ASIN_POLY[1];
     const double next_err = fma(fifth_err, K_ASIN_POLY[1], fma(fifth, K_ASIN_POLY[1], -next));
     const double rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
-    /* Fast2Sums: |H| > |m v^3 A0| > |m v^5 A1|; m * lead and m * next are exact (m = 1 or -2) */
-    const double sum1 = sp.h_hi + m * lead;
-    const double err1 = m * lead - (sum1 - sp.h_hi);
-    const double sum = sum1 + m * next;
-    const double err2 = m * next - (sum - sum1);
-    return copysign(sum + fma(m, (lead_err + next_err) + rest, sp.h_lo + (err1 + err2)), x);
+    /* Fast2Sums: |H| > |v| (or H = 0) > |v^3 A0| > |v^5 A1| */
+    const double sum0 = h_hi + v;
+    const double err0 = v - (sum0 - h_hi);
+    const double sum1 = sum0 + lead;
+    const double err1 = lead - (sum1 - sum0);
+    const double sum = sum1 + next;
+    const double err2 = next - (sum - sum1);
+    const double y = sum + (((h_lo + v_lo) + (err0 + (err1 + err2))) + ((lead_err + next_err) + rest));
+    /* times 2 in large lanes through the exponent: y >= pi/12 there, so exact */
+    const double scaled = omk_double_from_bits(omk_bits64(y) + (large & 0x0010000000000000ull));
+    return copysign(scaled, x);
 }
 
 /* asin x = result + *tail to ~2^-62 relative, for every x. */

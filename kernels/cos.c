@@ -4,7 +4,7 @@
  *   r a double-double from pi/32 in three binary64 parts (the first product exact through an fma);
  *   cos x = A cos r + B sin r, A = cos(m pi/32), B = -sin(m pi/32), m = k mod 64, double-doubles
  *   from one 80-entry table (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
- *   polynomials of 3 and 4 coefficients (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
+ *   polynomials of degree 8 and 9 in r (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
  *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
  *   Measured: max 0.504 ULP, 0.014% misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64
  *   --impl omk --samples 100000000 --reference fast).
@@ -15,12 +15,12 @@
  *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
  *                 2/pi (>= 60 significant bits even for the binary64 closest to a multiple of
  *                 pi/2, |r| ~ 2^-61).
- *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2) (cos_poly.h from cos.sollya: relative
- *   errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
+ *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2), C and S of degree 6 and 9 in r^2
+ *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
  *   error-free, so the result + tail is good to ~2^-62 relative.
  * binary32 (cos_f32_fast for |x| < 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
- *   -+sin(|x| - (2k+1) pi/2) with one odd polynomial on |r| <= pi/2 (K_SIN_POLY_F32, 2^-43.72), in
- *   binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit chunks of 2/pi
+ *   -+sin(|x| - (2k+1) pi/2) with one odd polynomial of degree 13 on |r| <= pi/2 (K_SIN_POLY_F32,
+ *   2^-43.72), in binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit chunks of 2/pi
  *   beyond; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
  *   rounded from its double-double. Measured: the fast path stays within 618.32 binary64 ulps of the
  *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
