@@ -52,6 +52,9 @@ cJSON *ulpb_environment_json(void) {
     snprintf(sleef, sizeof sleef, "%d.%d.%d", SLEEF_VERSION_MAJOR, SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL);
     cJSON_AddStringToObject(env, "sleef", sleef);
     cJSON_AddStringToObject(env, "omk", omk_version());
+    /* which of omk's ISA builds ran (after OMK_ISA): results differ in speed, and a report
+     * should name what it measured */
+    cJSON_AddStringToObject(env, "omk_isa", omk_isa_in_use());
     cJSON_AddStringToObject(env, "ulpbench", ULPB_VERSION);
     return env;
 }
@@ -256,35 +259,6 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
                     r->total.max_ulp, worst, r->seconds + r->reference_seconds);
         }
     }
-}
-
-int ulpb_write_file_atomic(const char *path, const char *text, char *err, size_t err_len) {
-    const size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        snprintf(err, err_len, "out of memory");
-        return -1;
-    }
-    snprintf(tmp, len, "%s.tmpXXXXXX", path);
-    const int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    FILE *f = fdopen(fd, "w");
-    int ok = f && fputs(text, f) >= 0;
-    if (f) ok = (fclose(f) == 0) && ok;
-    else close(fd);
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
 }
 
 /* ---- merging sampled shards ---------------------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* Accuracy results as JSON (schema in README.md, "schema_version") and Markdown, written
- * atomically so a failed or interrupted run never leaves a half-written file. */
+/* Accuracy results as JSON (schema in README.md, "schema_version") and Markdown; cli/outfile.h
+ * writes them atomically, so a failed or interrupted run never leaves a half-written file. */
 #ifndef ULPB_RESULT_IO_H
 #define ULPB_RESULT_IO_H
 
@@ -46,9 +46,6 @@ int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *e
  * repeat a shard or miss one. Shards merge in index order. */
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
                            size_t err_len);
-
-/* Writes text to path via a temporary file and rename(). 0 on success, -1 with err set. */
-int ulpb_write_file_atomic(const char *path, const char *text, char *err, size_t err_len);
 
 /* "%.17g" and "%a" of a value, for worst-input columns. */
 void ulpb_format_value(char *buf, size_t len, double v);

@@ -3,12 +3,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "npy.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,22 +378,6 @@ static ssize_t read_full(int fd, void *buf, size_t len)
     return (ssize_t)got;
 }
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-    size_t done = 0;
-    while (done < len) {
-        size_t chunk = len - done > (size_t)SSIZE_MAX ? (size_t)SSIZE_MAX : len - done;
-        ssize_t w = write(fd, (const char *)buf + done, chunk);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        done += (size_t)w;
-    }
-    return 0;
-}
-
 static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t err_len)
 {
     unsigned char pre[12];
@@ -655,49 +639,13 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_len)
         return -1;
     }
 
-    /* Temp name ".<base>.tmp.<pid>.<n>" beside the target so rename() stays on one file
-     * system; the base is shortened so the name cannot exceed NAME_MAX. */
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    size_t dirlen = slash ? (size_t)(slash - path) : 0;
-    if (*base == '\0') {
-        set_err(err, err_len, "invalid output path '%s' (no file name)", path);
-        return -1;
-    }
-    size_t cap = strlen(path) + 64;
-    char *tmp = malloc(cap);
-    char *dir = malloc(dirlen + 2);
-    if (!tmp || !dir) {
-        free(tmp);
-        free(dir);
-        set_err(err, err_len, "out of memory");
-        return -1;
-    }
-    if (!slash)
-        strcpy(dir, ".");
-    else if (dirlen == 0)
-        strcpy(dir, "/");
-    else {
-        memcpy(dir, path, dirlen);
-        dir[dirlen] = '\0';
-    }
-
-    static atomic_uint counter;
-    int fd = -1;
-    for (int tries = 0; tries < 100; tries++) {
-        snprintf(tmp, cap, "%.*s.%.64s.tmp.%ld.%u", slash ? (int)(dirlen + 1) : 0, path, base,
-                 (long)getpid(), atomic_fetch_add(&counter, 1));
-        /* O_EXCL: never follow or reuse someone else's file; 0666 lets the umask decide. */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 || errno != EEXIST)
-            break;
-    }
+    /* Shared with the CLI's JSON/Markdown outputs: same temp names, O_EXCL, 0666 & ~umask. */
+    char *tmp;
+    const int fd = ulpb_temp_create(path, &tmp, err, err_len);
     int rc = -1;
-    if (fd < 0) {
-        set_err(err, err_len, "cannot create temporary file in '%s': %s", dir, strerror(errno));
-        goto out;
-    }
-    if (write_full(fd, pre, prelen) < 0 || (nbytes && write_full(fd, a->data, nbytes) < 0)) {
+    if (fd < 0)
+        return -1;
+    if (ulpb_write_full(fd, pre, prelen) < 0 || (nbytes && ulpb_write_full(fd, a->data, nbytes) < 0)) {
         set_err(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
         close(fd);
         goto fail;
@@ -717,6 +665,5 @@ fail:
     unlink(tmp);
 out:
     free(tmp);
-    free(dir);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "hard_cases.h"
 #include "bench.h"
 #include "npy.h"
+#include "outfile.h"
 #include "registry.h"
 #include "result_io.h"
 
@@ -36,6 +37,33 @@ static int fail(const char *sub, const char *fmt, ...) {
     fputc('\n', stderr);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* getopt prints nothing (opterr = 0 in main; every optstring starts with ':'), so an error is
+ * one line, ours: ':' is a missing value, '?' an unknown option (optopt: its letter for a short
+ * one, 0 for a long one; a long one given a value it does not take has optopt set and an '='). */
+static int bad_option(const char *sub, int c, int argc, char **argv) {
+    const char *word = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+    const int len = (int)strcspn(word, "=");
+    if (c == ':') return fail(sub, "option '%.*s' needs a value (try --help)", len, word);
+    if (optopt && strncmp(word, "--", 2) == 0 && word[len] == '=')
+        return fail(sub, "option '%.*s' takes no value (try --help)", len, word);
+    if (optopt) return fail(sub, "unknown option '-%c' (try --help)", optopt);
+    return fail(sub, "unknown option '%.*s' (try --help)", len, word);
+}
+
+/* Checks the files a command will write before it runs (runs take minutes to hours): each
+ * path's directory exists and is writable; NULL entries are skipped. */
+static int check_outputs(const char *sub, const char *const *paths, int count) {
+    char err[512];
+    for (int i = 0; i < count; i++) {
+        if (!paths[i]) continue;
+        if (ulpb_output_check(paths[i], err, sizeof err)) return fail(sub, "%s", err);
+        for (int j = 0; j < i; j++)
+            if (paths[j] && strcmp(paths[i], paths[j]) == 0)
+                return fail(sub, "'%s' is named for two outputs", paths[i]);
+    }
+    return 0;
 }
 
 static char *join_command(int argc, char **argv) {
@@ -95,7 +123,7 @@ static const char *dtype_name(int i) { return ulpb_dtypes[i].name; }
 static int cmd_list(int argc, char **argv) {
     static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == 'h') {
             puts("usage: ulpbench list\n\n"
                  "Prints every registry entry: implementation, op, dtype, role (production: gated; peer: shown\n"
@@ -105,7 +133,7 @@ static int cmd_list(int argc, char **argv) {
                  "makes ulpbench treat those ISAs as missing.");
             return 0;
         }
-        return fail("list", "unknown option (try --help)");
+        return bad_option("list", c, argc, argv);
     }
     if (optind < argc) return fail("list", "unexpected argument '%s'", argv[optind]);
     const char *const format = "%-16s %-5s %-5s %-10s %-10s %-11s %s\n";
@@ -186,30 +214,34 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
     return 0;
 }
 
+/* Writes the JSON and/or Markdown outputs all or nothing: through temporary files renamed into
+ * place only once every one is written, so a failure leaves no half-written set behind. */
 static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc,
                          const char *markdown) {
     char err[512];
+    ulpb_output outputs[2];
+    int count = 0;
+    char *json_text = NULL;
     if (json_path) {
         char *text = cJSON_Print(doc);
-        const size_t len = strlen(text);
-        char *with_newline = malloc(len + 2);
-        memcpy(with_newline, text, len);
-        memcpy(with_newline + len, "\n", 2);
-        const int rc = ulpb_write_file_atomic(json_path, with_newline, err, sizeof err);
-        free(with_newline);
+        if (text && (json_text = malloc(strlen(text) + 2))) sprintf(json_text, "%s\n", text);
         cJSON_free(text);
-        if (rc) return fail(sub, "%s", err);
+        if (!json_text) return fail(sub, "out of memory");
+        outputs[count++] = (ulpb_output){json_path, json_text};
     }
-    if (md_path && ulpb_write_file_atomic(md_path, markdown, err, sizeof err)) return fail(sub, "%s", err);
-    return 0;
+    if (md_path) outputs[count++] = (ulpb_output){md_path, markdown};
+    const int rc = ulpb_write_outputs(outputs, count, err, sizeof err);
+    free(json_text);
+    return rc ? fail(sub, "%s", err) : 0;
 }
 
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
-    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s.\n",
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build).\n",
             cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
             cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
-            cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring);
+            cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring,
+            cJSON_GetObjectItem(env, "omk_isa")->valuestring);
     cJSON_Delete(env);
 }
 
@@ -250,7 +282,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
     int c, dt;
     const char *value;
     unsigned long long u;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    int longindex = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, &longindex)) != -1) {
         switch (c) {
         case 'o':
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &o->op_mask))
@@ -308,7 +341,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case OPT_REFERENCE:
         case OPT_RESUME:
         case OPT_MAX_CHUNKS:
-            if (report) return fail(sub, "unknown option '%s' (try --help)", argv[optind - 1]);
+            /* by name: argv[optind - 1] may be the option's value */
+            if (report) return fail(sub, "unknown option '--%s' (try --help)", opts[longindex].name);
             if (c == OPT_EXHAUSTIVE) o->exhaustive = true;
             if (c == OPT_RESUME) o->resume_path = optarg;
             if (c == OPT_SHARD) {
@@ -328,7 +362,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
             break;
         case 'h': return -1;
-        default: return fail(sub, "invalid option (try --help)");
+        default: return bad_option(sub, c, argc, argv);
         }
     }
     if (optind < argc) return fail(sub, "unexpected argument '%s'", argv[optind]);
@@ -405,6 +439,12 @@ static int run_exhaustive(const accuracy_options *o) {
                                            o->max_chunks};
         ulpb_exhaustive_init(st, &spec);
     }
+    /* --resume FILE without --json writes back to FILE */
+    const char *const outputs[] = {json_path, o->markdown_path};
+    if ((status = check_outputs(sub, outputs, 2))) {
+        free(st);
+        return status;
+    }
     ulpb_exhaustive_run(st);
     const bool complete = ulpb_exhaustive_complete(st);
 
@@ -450,7 +490,7 @@ static int cmd_merge(int argc, char **argv) {
     static const struct option opts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *out_path = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
         if (c == 'o') out_path = optarg;
         else if (c == 'h') {
             puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
@@ -461,10 +501,11 @@ static int cmd_merge(int argc, char **argv) {
                  "leave a gap.");
             return 0;
         } else
-            return fail("merge", "invalid option (try --help)");
+            return bad_option("merge", c, argc, argv);
     }
     const int count = argc - optind;
     if (count < 1) return fail("merge", "no input files");
+    if (check_outputs("merge", &out_path, 1)) return EXIT_USAGE;
     const char *const *names = (const char *const *)argv + optind;
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
@@ -513,7 +554,7 @@ static int cmd_hard_cases(int argc, char **argv) {
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : c == 's' ? &seed : NULL;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
@@ -531,7 +572,7 @@ static int cmd_hard_cases(int argc, char **argv) {
                    DEFAULT_SEED);
             return 0;
         } else
-            return fail("hard-cases", "invalid option (try --help)");
+            return bad_option("hard-cases", c, argc, argv);
     }
     if (optind < argc) return fail("hard-cases", "unexpected argument '%s'", argv[optind]);
     printf("# Hard-to-round binary64 inputs for cos and asin, made by:\n#   %s\n"
@@ -590,6 +631,8 @@ static int cmd_accuracy(int argc, char **argv) {
         return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
+    const char *const outputs[] = {o.json_path, o.markdown_path};
+    if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
@@ -700,7 +743,7 @@ static int cmd_bench(int argc, char **argv) {
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &spec.op_mask))
@@ -718,6 +761,11 @@ static int cmd_bench(int argc, char **argv) {
             if (parse_sizes(optarg, &spec))
                 return fail("bench", "--sizes needs up to %d comma-separated integers in 1..%zu, got '%s'",
                             ULPB_BENCH_MAX_SIZES, ULPB_BENCH_MAX_SIZE, optarg);
+            /* a size given twice would give two benchmarks one name */
+            for (int i = 0; i < spec.size_count; i++)
+                for (int j = 0; j < i; j++)
+                    if (spec.sizes[i] == spec.sizes[j])
+                        return fail("bench", "--sizes lists %zu twice, got '%s'", spec.sizes[i], optarg);
             sizes_given = true;
             break;
         case 'r':
@@ -760,7 +808,7 @@ static int cmd_bench(int argc, char **argv) {
                    DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, DEFAULT_BENCH_ROUNDS,
                    ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
             return 0;
-        default: return fail("bench", "invalid option (try --help)");
+        default: return bad_option("bench", c, argc, argv);
         }
     }
     if (optind < argc) return fail("bench", "unexpected argument '%s'", argv[optind]);
@@ -787,6 +835,8 @@ static int cmd_bench(int argc, char **argv) {
                     (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi, range_label};
         spec.input_sets = range_sets;
     }
+    const char *const outputs[] = {json_path, md_path};
+    if (check_outputs("bench", outputs, 2)) return EXIT_USAGE;
     char *md;
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
@@ -828,11 +878,14 @@ static int cmd_report(int argc, char **argv) {
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
+    char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
+    const char *const outputs[] = {json_path, md_path};
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
-    int status = run_accuracy("report", &o, results, &count);
+    int status = check_outputs("report", outputs, 2);
+    if (status == 0) status = run_accuracy("report", &o, results, &count);
     if (status) {
-        free(results);
+        free(json_path), free(md_path), free(results);
         return status;
     }
     /* Gate */
@@ -886,7 +939,7 @@ static int cmd_report(int argc, char **argv) {
         cJSON *throughput;
         status = run_bench("report", "ulpbench report: throughput", &spec, &bench_md, &throughput);
         if (status) {
-            free(md), free(gate_text), free(results);
+            free(json_path), free(md_path), free(md), free(gate_text), free(results);
             cJSON_Delete(doc);
             return status;
         }
@@ -897,7 +950,6 @@ static int cmd_report(int argc, char **argv) {
         cJSON_AddItemToObject(doc, "throughput", throughput);
     }
     fputs(md, stdout);
-    char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
     status = write_outputs("report", json_path, md_path, doc, md);
     if (status == 0 && !passed) status = EXIT_GATE;
     free(json_path), free(md_path), free(md), free(gate_text);
@@ -916,7 +968,7 @@ static int cmd_eval(int argc, char **argv) {
                                          {0, 0, 0, 0}};
     const char *op_text = NULL, *impl = "omk", *dtype_text = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': op_text = optarg; break;
         case 'i': impl = optarg; break;
@@ -928,17 +980,22 @@ static int cmd_eval(int argc, char **argv) {
                  "--dtype bf16, and writes OUT.npy with the same shape and dtype. On any error: one line on stderr,\n"
                  "exit status 2, and OUT.npy is not created.");
             return 0;
-        default: return fail("eval", "invalid option (try --help)");
+        default: return bad_option("eval", c, argc, argv);
         }
     }
     if (!op_text) return fail("eval", "missing --op (cos or asin)");
     const int op = ulpb_op_find(op_text);
     if (op < 0) return fail("eval", "unknown op '%s' (expected cos or asin)", op_text);
     if (!ulpb_impl_known(impl)) return fail("eval", "unknown implementation '%s' (see ulpbench list)", impl);
+    /* a baseline (memcpy) computes nothing: its output would be the input, exit status 0 */
+    for (size_t i = 0; i < ulpb_entry_count; i++)
+        if (strcmp(ulpb_entries[i].impl, impl) == 0 && ulpb_entries[i].role == ULPB_ROLE_BASELINE)
+            return fail("eval", "'%s' is a throughput baseline, not an implementation of %s", impl, op_text);
     if (dtype_text && ulpb_dtype_find(dtype_text) < 0)
         return fail("eval", "unknown dtype '%s' (expected f16, bf16, f32 or f64)", dtype_text);
     if (argc - optind != 2) return fail("eval", "expected IN.npy and OUT.npy, got %d path(s)", argc - optind);
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    if (check_outputs("eval", &out_path, 1)) return EXIT_USAGE;
 
     char err[512];
     npy_array a;
@@ -988,8 +1045,9 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+    opterr = 0; /* our messages only: one line per error (see bad_option) */
     if (argc < 2) {
-        usage(stderr);
+        fputs("ulpbench: missing command (try 'ulpbench --help')\n", stderr);
         return EXIT_USAGE;
     }
     const char *sub = argv[1];
@@ -1010,8 +1068,7 @@ int main(int argc, char **argv) {
     else if (strcmp(sub, "hard-cases") == 0) status = cmd_hard_cases(argc - 1, argv + 1);
     else if (strcmp(sub, "bench") == 0) status = cmd_bench(argc - 1, argv + 1);
     else {
-        fprintf(stderr, "ulpbench: unknown command '%s'\n", sub);
-        usage(stderr);
+        fprintf(stderr, "ulpbench: unknown command '%s' (try 'ulpbench --help')\n", sub);
         status = EXIT_USAGE;
     }
     free(command);

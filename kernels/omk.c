@@ -63,4 +63,6 @@ uint16_t omk_f32_to_f16(float f) { return omk_double_to_f16((double)f); }
 float omk_bf16_to_f32(uint16_t h) { return (float)omk_bf16_to_double(h); }
 uint16_t omk_f32_to_bf16(float f) { return omk_double_to_bf16((double)f); }
 
+const char *omk_isa_in_use(void) { return omk_isa_name(omk_isa_selected()); }
+
 const char *omk_version(void) { return OMK_VERSION; }

@@ -1,7 +1,9 @@
 /* ulpbench as a user runs it: eval on .npy files (good and bad), accuracy JSON, the report gate,
- * bench's Google Benchmark JSON, and registry entries the CPU cannot run. */
+ * bench's Google Benchmark JSON, registry entries the CPU cannot run, and what failed runs leave
+ * behind (nothing) and print (one line). */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,8 @@
 #include "bench.h"
 #include "npy.h"
 #include "omk.h"
+#include "omk_dispatch.h"
+#include "outfile.h"
 #include "registry.h"
 
 static char g_dir[] = "/tmp/ulpb_cli_XXXXXX";
@@ -55,6 +59,32 @@ static int exists(const char *p) {
     struct stat st;
     return stat(p, &st) == 0;
 }
+
+/* True when stderr holds exactly one line containing needle. */
+static int one_line_with(const char *err, const char *needle) {
+    return err && strstr(err, needle) && strchr(err, '\n') == err + strlen(err) - 1;
+}
+
+/* Fails when a temporary file (".NAME.tmp.PID.N", or the older "NAME.tmpXXXXXX") is left in the
+ * test directory or one of its subdirectories. */
+static void assert_no_temp_files_in(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) continue;
+        char sub[1024];
+        snprintf(sub, sizeof sub, "%s/%s", dir, ent->d_name);
+        if (strstr(ent->d_name, ".tmp")) {
+            closedir(d);
+            fail_msg("temporary file left behind: %s", sub);
+        }
+        struct stat st;
+        if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) assert_no_temp_files_in(sub);
+    }
+    closedir(d);
+}
+static void assert_no_temp_files(void) { assert_no_temp_files_in(g_dir); }
 
 static void write_array(const char *name, npy_kind kind, int ndim, const size_t *shape, const void *data) {
     npy_array a = {0};
@@ -144,7 +174,8 @@ static void eval_matches_library(void **state) {
     npy_free(&y);
 }
 
-/* Each bad invocation: exit 2, a one-line message naming the problem, and no output file. */
+/* Each bad invocation: exit 2, a one-line message naming the problem, no output file and no
+ * temporary file. */
 static void eval_rejects_bad_input(void **state) {
     (void)state;
     const float x[2] = {0.5f, 2.0f};
@@ -155,27 +186,31 @@ static void eval_rejects_bad_input(void **state) {
     fputs("this is not a numpy file", f);
     fclose(f);
     const struct {
-        const char *args, *needle;
+        const char *args, *needle, *out;
     } cases[] = {
-        {"eval $D/ok.npy $D/bad.npy", "missing --op"},
-        {"eval --op tan $D/ok.npy $D/bad.npy", "unknown op 'tan'"},
-        {"eval --op cos --impl nosuch $D/ok.npy $D/bad.npy", "unknown implementation 'nosuch'"},
-        {"eval --op cos $D/garbage.npy $D/bad.npy", "garbage.npy"},
-        {"eval --op cos $D/missing.npy $D/bad.npy", "missing.npy"},
-        {"eval --op cos $D/u2.npy $D/bad.npy", "--dtype bf16"},
-        {"eval --op cos --dtype f64 $D/ok.npy $D/bad.npy", "does not hold f64"},
-        {"eval --op cos --dtype f8 $D/ok.npy $D/bad.npy", "unknown dtype 'f8'"},
-        {"eval --op cos $D/ok.npy", "expected IN.npy and OUT.npy"},
-        {"eval --op cos $D/ok.npy $D/nodir/bad.npy", "cannot"},
+        {"eval $D/ok.npy $D/bad.npy", "missing --op", "bad.npy"},
+        {"eval --op tan $D/ok.npy $D/bad.npy", "unknown op 'tan'", "bad.npy"},
+        {"eval --op cos --impl nosuch $D/ok.npy $D/bad.npy", "unknown implementation 'nosuch'", "bad.npy"},
+        {"eval --op cos $D/garbage.npy $D/bad.npy", "garbage.npy", "bad.npy"},
+        {"eval --op cos $D/missing.npy $D/bad.npy", "missing.npy", "bad.npy"},
+        {"eval --op cos $D/u2.npy $D/bad.npy", "--dtype bf16", "bad.npy"},
+        {"eval --op cos --dtype f64 $D/ok.npy $D/bad.npy", "does not hold f64", "bad.npy"},
+        {"eval --op cos --dtype f8 $D/ok.npy $D/bad.npy", "unknown dtype 'f8'", "bad.npy"},
+        {"eval --op cos $D/ok.npy", "expected IN.npy and OUT.npy", "bad.npy"},
+        {"eval --op cos $D/ok.npy $D/nodir/bad.npy", "nodir", "nodir/bad.npy"},
+        /* memcpy is a throughput baseline: "evaluating" it would copy the input and exit 0 */
+        {"eval --op cos --impl memcpy $D/ok.npy $D/bad.npy", "baseline", "bad.npy"},
+        {"eval --op asin --impl memcpy $D/ok.npy $D/bad.npy", "baseline", "bad.npy"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
         char *err = slurp(path("err.txt"));
-        if (status != 2 || !strstr(err, cases[i].needle) || strchr(err, '\n') != err + strlen(err) - 1)
+        if (status != 2 || !one_line_with(err, cases[i].needle))
             fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args, status, err,
                      cases[i].needle);
         free(err);
-        assert_false(exists(path("bad.npy")));
+        if (exists(path(cases[i].out))) fail_msg("'%s' left %s behind", cases[i].args, cases[i].out);
+        assert_no_temp_files();
     }
 }
 
@@ -382,15 +417,158 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --range 1", "--range"},
         {"bench --range 0,inf", "--range"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
+        /* a repeated size would give two benchmarks one name (a short run if it is not refused) */
+        {"bench --sizes 64,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
+        {"bench --sizes 64,128,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
         char *err = slurp(path("err.txt"));
-        if (status != 2 || !strstr(err, cases[i].needle))
-            fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and '%s')", cases[i].args, status, err,
+        if (status != 2 || !one_line_with(err, cases[i].needle))
+            fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args, status, err,
                      cases[i].needle);
         free(err);
     }
+}
+
+/* Usage errors are one line: getopt's own message is off, and an unknown command does not dump
+ * the whole usage. */
+static void usage_errors_are_one_line(void **state) {
+    (void)state;
+    const struct {
+        const char *args, *needle;
+    } cases[] = {
+        {"", "missing command"},
+        {"frobnicate", "unknown command 'frobnicate'"},
+        {"list --bogus", "unknown option '--bogus'"},
+        {"accuracy --op cos --bogus", "unknown option '--bogus'"},
+        {"accuracy --op", "option '--op' needs a value"},
+        {"accuracy --quiet=yes", "option '--quiet' takes no value"},
+        {"report --shard 0/2", "unknown option '--shard'"},
+        {"bench -x", "unknown option '-x'"},
+        {"bench --json", "option '--json' needs a value"},
+        {"eval --op", "option '--op' needs a value"},
+        {"merge -o", "option '-o' needs a value"},
+        {"merge -z $D/a.json", "unknown option '-z'"},
+        {"hard-cases --bogus", "unknown option '--bogus'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int status = run(cases[i].args);
+        char *err = slurp(path("err.txt"));
+        if (status != 2 || !one_line_with(err, cases[i].needle))
+            fail_msg("'ulpbench %s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args,
+                     status, err, cases[i].needle);
+        free(err);
+    }
+}
+
+/* An output that cannot be written is refused before the run (nothing on stdout, which gets the
+ * tables once a run has happened), and no other output of the command appears. */
+static void unwritable_output_fails_before_the_run(void **state) {
+    (void)state;
+    const struct {
+        const char *args, *needle, *absent;
+    } cases[] = {
+        {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/h1.json --markdown $D/nodir/h1.md", "nodir/h1.md",
+         "h1.json"},
+        {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/nodir/h2.json --markdown $D/h2.md",
+         "nodir/h2.json", "h2.md"},
+        {"accuracy --op cos --dtype f32 --exhaustive --max-chunks 1 --quiet --json $D/h3.json --markdown "
+         "$D/nodir/h3.md",
+         "nodir/h3.md", "h3.json"},
+        {"bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/h4.json "
+         "--markdown $D/nodir/h4.md",
+         "nodir/h4.md", "h4.json"},
+        {"report --op cos --dtype f16 --impl omk --no-bench --quiet --output-dir $D/nodir", "nodir/report.json",
+         "nodir"},
+        {"merge -o $D/nodir/m.json $D/no-such-shard.json", "nodir/m.json", "nodir"},
+        /* one file named for both outputs: the second would silently replace the first */
+        {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/h5 --markdown $D/h5", "h5", "h5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int status = run(cases[i].args);
+        char *err = slurp(path("err.txt")), *out = slurp(path("out.txt"));
+        if (status != 2 || !one_line_with(err, cases[i].needle) || !out || *out)
+            fail_msg("'%s': status %d, stderr '%s', stdout '%.80s' (wanted exit 2, one line with '%s', no run)",
+                     cases[i].args, status, err, out, cases[i].needle);
+        free(err), free(out);
+        if (exists(path(cases[i].absent))) fail_msg("'%s' left %s behind", cases[i].args, cases[i].absent);
+        assert_no_temp_files();
+    }
+}
+
+/* Outputs go to temporary files first and are renamed into place only when all are written. */
+static void outputs_are_written_all_or_nothing(void **state) {
+    (void)state;
+    char err[512];
+    const ulpb_output failing[] = {{path("w1.json"), "{}\n"}, {path("nodir/w1.md"), "# w1\n"}};
+    assert_int_equal(ulpb_write_outputs(failing, 2, err, sizeof err), -1);
+    if (!strstr(err, "nodir/w1.md")) fail_msg("error '%s' does not name the output", err);
+    assert_false(exists(path("w1.json")));
+    assert_no_temp_files();
+
+    const ulpb_output good[] = {{path("w2.json"), "{}\n"}, {path("w2.md"), "# w2\n"}};
+    assert_int_equal(ulpb_write_outputs(good, 2, err, sizeof err), 0);
+    char *a = slurp(path("w2.json")), *b = slurp(path("w2.md"));
+    assert_string_equal(a, "{}\n");
+    assert_string_equal(b, "# w2\n");
+    free(a), free(b);
+    assert_no_temp_files();
+}
+
+static unsigned mode_of(const char *name) {
+    struct stat st;
+    if (stat(path(name), &st) != 0) fail_msg("%s missing", name);
+    return (unsigned)(st.st_mode & 07777);
+}
+
+/* New files get 0666 minus the umask, as from any other tool (not mkstemp's 0600). */
+static void outputs_follow_the_umask(void **state) {
+    (void)state;
+    const float x[2] = {0.5f, 2.0f};
+    const size_t two = 2;
+    write_array("p.npy", NPY_F4, 1, &two, x);
+    static const unsigned masks[] = {022, 027};
+    for (size_t i = 0; i < sizeof masks / sizeof *masks; i++) {
+        const mode_t old = umask(masks[i]);
+        assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/p.json --markdown $D/p.md"),
+                         0);
+        assert_int_equal(run("bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/pb.json"),
+                         0);
+        assert_int_equal(run("eval --op cos $D/p.npy $D/po.npy"), 0);
+        umask(old);
+        const unsigned want = 0666u & ~masks[i];
+        static const char *const names[] = {"p.json", "p.md", "pb.json", "po.npy"};
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+            if (mode_of(names[k]) != want)
+                fail_msg("%s has mode %04o under umask %03o, wanted %04o", names[k], mode_of(names[k]), masks[i], want);
+    }
+}
+
+/* The accuracy and bench results name the omk build that ran (OMK_ISA forces one). */
+static void results_name_the_omk_build(void **state) {
+    (void)state;
+    const char *selected = omk_isa_name(omk_isa_selected());
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/i.json --markdown $D/i.md"), 0);
+    cJSON *doc = load_json("i.json");
+    assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"), selected);
+    cJSON_Delete(doc);
+    char *md = slurp(path("i.md")), want[64];
+    snprintf(want, sizeof want, "(%s build)", selected);
+    if (!strstr(md, want)) fail_msg("no '%s' in the Markdown environment line", want);
+    free(md);
+
+    setenv("OMK_ISA", "scalar", 1);
+    assert_int_equal(run("bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/i.json "
+                         "--markdown $D/i.md"),
+                     0);
+    unsetenv("OMK_ISA");
+    doc = load_json("i.json");
+    assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "omk_isa"), "scalar");
+    cJSON_Delete(doc);
+    md = slurp(path("i.md"));
+    assert_non_null(strstr(md, "(scalar build)"));
+    free(md);
 }
 
 /* ULPB_DISABLE_ISA stands in for an older CPU: every command skips what it cannot run. */
@@ -453,6 +631,11 @@ int main(void) {
         cmocka_unit_test(bench_writes_google_benchmark_json),
         cmocka_unit_test(bench_custom_range),
         cmocka_unit_test(bench_rejects_bad_options),
+        cmocka_unit_test(usage_errors_are_one_line),
+        cmocka_unit_test(unwritable_output_fails_before_the_run),
+        cmocka_unit_test(outputs_are_written_all_or_nothing),
+        cmocka_unit_test(outputs_follow_the_umask),
+        cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,38 +1,79 @@
 /* Every ISA build the CPU supports gives the scalar build's bits: on every 16-bit input, on
- * sampled and special binary32/binary64 inputs, for tails of every length up to 129 (eight times
- * the widest vector) with the value under test in every lane, around the array loops' block
- * boundaries (OMK_BLOCK), in place and off alignment. */
+ * sampled binary32/binary64 inputs, with each probe value (specials, range and fast-path
+ * boundaries, hard-to-round inputs) at every lane position of every length up to twice the widest
+ * vector (32 for binary32/binary64, 64 for 16-bit) and next to either end of a 129-element call,
+ * among ordinary values, on random tails of every length 0..129, around the array loops' block
+ * boundaries (OMK_BLOCK), in place and off alignment. The public entry points run the build
+ * OMK_ISA selects (see omk_isa_expect.h). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "omk.h"
 #include "omk_dispatch.h"
 #include "omk_internal.h"
+#include "omk_isa_expect.h"
+
+#ifndef ULPB_TEST_DATA
+#error "ULPB_TEST_DATA must name tests/data"
+#endif
+
+enum {
+#define OMK_KERNEL(op, dtype, ctype) K_##op##_##dtype,
+#include "omk_kernels.def"
+#undef OMK_KERNEL
+    KERNEL_COUNT
+};
+
+/* Calls into each per-ISA build. tests/CMakeLists.txt links test_isa with
+ * --wrap=omk_<op>_<dtype>_<isa>, so every call of a build from the dispatcher (and from this
+ * file) goes through a counting wrapper: the dispatch test sees which build an entry point runs. */
+static unsigned long build_calls[KERNEL_COUNT][OMK_ISA_COUNT];
+
+#define OMK_WRAP(op, dtype, ctype, isa, index)                                                      \
+    void __real_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                    \
+    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                    \
+    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n) {                   \
+        build_calls[K_##op##_##dtype][index]++;                                                    \
+        __real_omk_##op##_##dtype##_##isa(x, y, n);                                                \
+    }
+#define OMK_KERNEL(op, dtype, ctype)                                                                \
+    OMK_WRAP(op, dtype, ctype, scalar, OMK_ISA_SCALAR)                                             \
+    OMK_WRAP(op, dtype, ctype, avx2, OMK_ISA_AVX2)                                                 \
+    OMK_WRAP(op, dtype, ctype, avx512, OMK_ISA_AVX512)
+#include "omk_kernels.def"
+#undef OMK_KERNEL
+#undef OMK_WRAP
 
 typedef void (*kernel_fn)(const void *x, void *y, size_t n);
 
 typedef struct {
-    const char *name;
+    const char *name, *op;
     size_t bytes;
     kernel_fn build[OMK_ISA_COUNT];
+    kernel_fn entry; /* the public, dispatched entry point */
 } kernel;
 
+#define OMK_FN(f) (kernel_fn)(void (*)(void)) f
 #define OMK_KERNEL(op, dtype, ctype)                                                                \
     {#op "_" #dtype,                                                                               \
+     #op,                                                                                          \
      sizeof(ctype),                                                                                \
-     {(kernel_fn)(void (*)(void))omk_##op##_##dtype##_scalar, (kernel_fn)(void (*)(void))omk_##op##_##dtype##_avx2, \
-      (kernel_fn)(void (*)(void))omk_##op##_##dtype##_avx512}},
+     {OMK_FN(omk_##op##_##dtype##_scalar), OMK_FN(omk_##op##_##dtype##_avx2), OMK_FN(omk_##op##_##dtype##_avx512)}, \
+     OMK_FN(omk_##op##_##dtype)},
 static const kernel kernels[] = {
 #include "omk_kernels.def"
 };
 #undef OMK_KERNEL
-enum { KERNEL_COUNT = sizeof kernels / sizeof kernels[0], MAX_LEN = 2 * 64 + 1, SAMPLES = 1 << 17 };
+enum { MAX_LEN = 2 * 64 + 1, SAMPLES = 1 << 17 };
 
 static uint64_t rng_state = 0x5eed;
 static uint64_t next_random(void) {
@@ -109,36 +150,189 @@ static void all_inputs_match_scalar(void **state) {
     free(x), free(want), free(got);
 }
 
-static void tails_lanes_in_place_unaligned(void **state) {
+/* Random tails of every length 0..MAX_LEN (n == 0 with NULL pointers too), in place and shifted
+ * off alignment. */
+static void random_tails_in_place_unaligned(void **state) {
     (void)state;
     enum { SHIFTS = 3 };
     unsigned char *x = aligned_alloc(64, 2048);
     unsigned char *want = aligned_alloc(64, 2048);
-    unsigned char *got = aligned_alloc(64, 2048);
-    unsigned char probe[8 * 16];
-    for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
+    unsigned char *got = aligned_alloc(64, 2048), *orig = malloc(2048);
+    for (int isa = 0; isa < OMK_ISA_COUNT; isa++) {
         if (!omk_isa_supported((omk_isa)isa)) continue;
         for (size_t k = 0; k < KERNEL_COUNT; k++) {
             const kernel *kn = &kernels[k];
-            fill_inputs(kn, probe, 16); /* values to place in each lane */
+            kn->build[isa](NULL, NULL, 0);
             for (size_t n = 0; n <= MAX_LEN; n++) {
                 for (size_t shift = 0; shift < SHIFTS; shift++) {
                     unsigned char *xs = x + shift * kn->bytes;
                     fill_inputs(kn, xs, n);
-                    for (size_t lane = 0; lane < n; lane += 1 + (n > 40) * 3) {
-                        memcpy(xs + lane * kn->bytes, probe + (lane % 16) * kn->bytes, kn->bytes);
-                        kn->build[OMK_ISA_SCALAR](xs, want, n);
-                        kn->build[isa](xs, got + shift * kn->bytes, n);
-                        expect_same(kn, isa, xs, got + shift * kn->bytes, want, n, "tail/lane");
-                    }
                     kn->build[OMK_ISA_SCALAR](xs, want, n);
+                    kn->build[isa](xs, got + shift * kn->bytes, n);
+                    expect_same(kn, isa, xs, got + shift * kn->bytes, want, n, "random tail");
+                    memcpy(orig, xs, n * kn->bytes);
                     kn->build[isa](xs, xs, n); /* in place */
-                    expect_same(kn, isa, xs, xs, want, n, "in place");
+                    expect_same(kn, isa, orig, xs, want, n, "random tail, in place");
                 }
             }
         }
     }
-    free(x), free(want), free(got);
+    free(x), free(want), free(got), free(orig);
+}
+
+/* Probe values: specials, range and fast-path boundaries, and hard inputs (binary32 results
+ * within 1000 binary64 ulps of a binary32 rounding midpoint, found with long double cosl/asinl;
+ * the binary64 hard-to-round table in tests/data), each also negated. */
+static const uint16_t f16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x1000,
+                                      0x3800, 0x3bff, 0xbbff, 0x3c00, 0xbc00, 0x3c01, 0xbc01, 0xc000, 0x4248,
+                                      0x3e48, 0x6400, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01,
+                                      0xfc01, 0x7fff, 0xffff};
+static const uint16_t bf16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080, 0x3000,
+                                       0x3f00, 0x3f7f, 0xbf7f, 0x3f80, 0xbf80, 0x3f81, 0xbf81, 0xc000, 0x4049,
+                                       0x3fc9, 0x4980, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81,
+                                       0xff81, 0x7fff, 0xffff};
+static const uint32_t f32_probes[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x800c0000, 0x007fffff, 0x00800000, 0x80800000, /* zeros, subnormals, FLT_MIN */
+    0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, /* FLT_MAX, inf, NaN */
+    0x3f800000, 0xbf800000, 0x3f800001, 0xbf800001, 0x3f7fffff, 0xbf7fffff, 0xc0400000, 0x3f000000, /* |x| ~ 1, 0.5 */
+    0x39800000, 0x49800000, 0xc9800000, 0x497fffff, 0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
+    0x5f000000, 0x7effffff};
+static const uint32_t f32_hard[][12] = {
+    /* cos */ {0x3a544395, 0x3b2b94b8, 0x3c531807, 0x3e128c12, 0x41b55c8b, 0x44f64944, 0x4918b449, 0x48b27027,
+               0x6e2ae2f0, 0x69a05a21, 0x5c638637, 0x68492c70},
+    /* asin */ {0x3d2c777b, 0x3efa35f3, 0x3b36aa13, 0x3ef2d78c, 0x3e00018b, 0x3d9d9a23, 0x3f32b5ba, 0x3f7e3693,
+                0x3f2f91b4, 0x3f083a1a, 0x3e8096e7, 0x3a9dd66b}};
+static const uint64_t f64_probes[] = {
+    0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000100000000000, 0x000fffffffffffff,
+    0x0010000000000000, 0x8010000000000000, 0x7fefffffffffffff, 0xffefffffffffffff, 0x7ff0000000000000,
+    0xfff0000000000000, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0x7fffffffffffffff,
+    0x3ff0000000000000, 0xbff0000000000000, 0x3ff0000000000001, 0xbff0000000000001, 0x3fefffffffffffff,
+    0xbfefffffffffffff, 0xc000000000000000, 0x3fe0000000000000, 0x3e40000000000000, 0x4130000000000000,
+    0xc130000000000000, 0x412fffffffffffff, 0x4130000000000001, 0x400921fb54442d18, 0x3ff921fb54442d18,
+    0x4330000000000000, 0x7fe0000000000000};
+enum { MAX_PROBES = 256 };
+
+/* The probe values of one kernel; returns their count. */
+static size_t probe_values(const kernel *kn, unsigned char *out) {
+    size_t count = 0;
+    if (kn->bytes == 2) {
+        const int f16 = strstr(kn->name, "bf16") == NULL;
+        const uint16_t *list = f16 ? f16_probes : bf16_probes;
+        const size_t len = f16 ? sizeof f16_probes / 2 : sizeof bf16_probes / 2;
+        for (size_t i = 0; i < len; i++) memcpy(out + 2 * count++, &list[i], 2);
+    } else if (kn->bytes == 4) {
+        for (size_t i = 0; i < sizeof f32_probes / 4; i++) memcpy(out + 4 * count++, &f32_probes[i], 4);
+        const uint32_t *hard = f32_hard[strcmp(kn->op, "cos") == 0 ? 0 : 1];
+        for (size_t i = 0; i < 12; i++)
+            for (uint32_t sign = 0; sign <= 1; sign++) {
+                const uint32_t v = hard[i] ^ (sign << 31);
+                memcpy(out + 4 * count++, &v, 4);
+            }
+    } else {
+        for (size_t i = 0; i < sizeof f64_probes / 8; i++) memcpy(out + 8 * count++, &f64_probes[i], 8);
+        FILE *f = fopen(ULPB_TEST_DATA "/hard_cases_f64.txt", "r");
+        assert_non_null(f);
+        char line[256], op[8];
+        unsigned long long input;
+        size_t rows = 0;
+        while (fgets(line, sizeof line, f))
+            if (line[0] != '#' && sscanf(line, "%7s %llx", op, &input) == 2 && strcmp(op, kn->op) == 0) {
+                for (uint64_t sign = 0; sign <= 1 && count < MAX_PROBES; sign++) {
+                    const uint64_t v = input ^ (sign << 63);
+                    memcpy(out + 8 * count++, &v, 8);
+                }
+                rows++;
+            }
+        fclose(f);
+        assert_true(rows >= 20);
+    }
+    assert_true(count <= MAX_PROBES);
+    return count;
+}
+
+/* Ordinary values in the fast path, different in every lane. */
+static void fill_background(const kernel *kn, unsigned char *buf, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const unsigned step = (unsigned)(i % 61);
+        if (kn->bytes == 2) {
+            const uint16_t v = (uint16_t)((strstr(kn->name, "bf16") ? 0x3e00 : 0x3000) + 3 * step);
+            memcpy(buf + 2 * i, &v, 2);
+        } else if (kn->bytes == 4) {
+            const float v = 0.1f + 0.0137f * (float)step;
+            memcpy(buf + 4 * i, &v, 4);
+        } else {
+            const double v = 0.1 + 0.0137 * step;
+            memcpy(buf + 8 * i, &v, 8);
+        }
+    }
+}
+
+static void expect_placed(const kernel *kn, int isa, const unsigned char *x, const unsigned char *got,
+                          const unsigned char *want, size_t n, size_t pos, size_t shift, const char *what) {
+    if (memcmp(got, want, n * kn->bytes) == 0) return;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(got + i * kn->bytes, want + i * kn->bytes, kn->bytes) != 0) {
+            uint64_t in = 0, probe = 0, a = 0, b = 0;
+            memcpy(&in, x + i * kn->bytes, kn->bytes);
+            memcpy(&probe, x + pos * kn->bytes, kn->bytes);
+            memcpy(&a, got + i * kn->bytes, kn->bytes);
+            memcpy(&b, want + i * kn->bytes, kn->bytes);
+            fail_msg("%s %s (%s): probe 0x%llx at lane %zu of %zu, shift %zu: element %zu (input 0x%llx) got 0x%llx, "
+                     "scalar one-element call 0x%llx",
+                     kn->name, omk_isa_name((omk_isa)isa), what, (unsigned long long)probe, pos, n, shift, i,
+                     (unsigned long long)in, (unsigned long long)a, (unsigned long long)b);
+        }
+}
+
+/* Each probe value in every lane position of every length 1..positions (every tail up to twice
+ * the lanes of a 64-byte vector: 32 for binary64 and binary32, 64 for 16-bit), and in the first
+ * and last `positions` lanes of a MAX_LEN call, among background values; every build, the scalar
+ * one included, at three shifts off alignment and in place, against one-element calls of the
+ * scalar build. */
+static void probes_in_every_lane(void **state) {
+    (void)state;
+    enum { SHIFTS = 3, STRIDE = MAX_LEN + SHIFTS };
+    unsigned char *x = aligned_alloc(64, 8 * STRIDE), *y = aligned_alloc(64, 8 * STRIDE);
+    unsigned char *ip = aligned_alloc(64, 8 * STRIDE), *want = malloc(8 * STRIDE);
+    unsigned char *background = malloc(8 * MAX_LEN), *background_ref = malloc(8 * MAX_LEN);
+    unsigned char *probes = malloc(8 * MAX_PROBES), *probes_ref = malloc(8 * MAX_PROBES);
+    unsigned long checked = 0;
+    for (size_t k = 0; k < KERNEL_COUNT; k++) {
+        const kernel *kn = &kernels[k];
+        const size_t b = kn->bytes;
+        /* twice the lanes of a 64-byte vector, at least 32 */
+        const size_t positions = 2 * 64 / b > 32 ? 2 * 64 / b : 32;
+        const size_t probe_count = probe_values(kn, probes);
+        fill_background(kn, background, MAX_LEN);
+        for (size_t i = 0; i < MAX_LEN; i++) kn->build[OMK_ISA_SCALAR](background + i * b, background_ref + i * b, 1);
+        for (size_t p = 0; p < probe_count; p++) kn->build[OMK_ISA_SCALAR](probes + p * b, probes_ref + p * b, 1);
+        for (int isa = 0; isa < OMK_ISA_COUNT; isa++) {
+            if (!omk_isa_supported((omk_isa)isa)) continue;
+            for (size_t n = 1; n <= MAX_LEN; n++) {
+                if (n > positions && n < MAX_LEN) continue;
+                for (size_t pos = 0; pos < n; pos++) {
+                    if (pos >= positions && pos < n - positions) continue;
+                    for (size_t p = 0; p < probe_count; p++)
+                        for (size_t shift = 0; shift < SHIFTS; shift++) {
+                            unsigned char *xs = x + shift * b, *ys = y + ((shift + 1) % SHIFTS) * b;
+                            unsigned char *is = ip + ((shift + 2) % SHIFTS) * b;
+                            memcpy(xs, background, n * b);
+                            memcpy(xs + pos * b, probes + p * b, b);
+                            memcpy(want, background_ref, n * b);
+                            memcpy(want + pos * b, probes_ref + p * b, b);
+                            kn->build[isa](xs, ys, n);
+                            expect_placed(kn, isa, xs, ys, want, n, pos, shift, "probe");
+                            memcpy(is, xs, n * b);
+                            kn->build[isa](is, is, n); /* in place */
+                            expect_placed(kn, isa, xs, is, want, n, pos, shift, "probe, in place");
+                            checked++;
+                        }
+                }
+            }
+        }
+    }
+    print_message("%lu probe placements checked\n", checked);
+    free(x), free(y), free(ip), free(want), free(background), free(background_ref), free(probes), free(probes_ref);
 }
 
 /* Lengths around one, two and three blocks, with the probe values in the lanes next to each
@@ -189,19 +383,78 @@ static void block_edges(void **state) {
     free(x), free(want), free(got);
 }
 
-static void dispatch_selects_supported_build(void **state) {
+/* The public entry points run the build OMK_ISA (as the process started with it) selects: the
+ * test_isa_dispatch_* ctest variants set it to each build and to a value that names none. */
+static void dispatch_follows_omk_isa(void **state) {
     (void)state;
-    const omk_isa isa = omk_isa_selected();
-    assert_true(omk_isa_supported(isa));
-    print_message("selected ISA: %s\n", omk_isa_name(isa));
+    const char *forced = getenv("OMK_ISA");
+    const omk_isa want = omk_isa_expected(forced);
+    print_message("OMK_ISA=%s: expecting the %s build\n", forced ? forced : "(unset)", omk_isa_expected_names[want]);
+    const omk_isa selected = omk_isa_selected();
+    if (selected != want)
+        fail_msg("OMK_ISA=%s: omk_isa_selected() is %s, expected %s", forced ? forced : "(unset)",
+                 omk_isa_name(selected), omk_isa_expected_names[want]);
+    assert_string_equal(omk_isa_in_use(), omk_isa_expected_names[want]); /* the public query */
+    for (size_t k = 0; k < KERNEL_COUNT; k++) {
+        const kernel *kn = &kernels[k];
+        unsigned long before[OMK_ISA_COUNT];
+        memcpy(before, build_calls[k], sizeof before);
+        unsigned char x[8] = {0}, y[8];
+        kn->entry(x, y, 1); /* the first call resolves */
+        kn->entry(x, y, 1); /* later calls go straight to the stored build */
+        for (int isa = 0; isa < OMK_ISA_COUNT; isa++) {
+            const unsigned long calls = build_calls[k][isa] - before[isa];
+            if (calls != (isa == (int)want ? 2u : 0u))
+                fail_msg("OMK_ISA=%s: two calls of omk_%s ran the %s build %lu times (expected the %s build)",
+                         forced ? forced : "(unset)", kn->name, omk_isa_expected_names[isa], calls,
+                         omk_isa_expected_names[want]);
+        }
+    }
 }
 
-int main(void) {
+/* omk_isa_selected() reads OMK_ISA at each call: every build name and a set of values that name
+ * none, set in this process. */
+static void omk_isa_values(void **state) {
+    (void)state;
+    const char *saved = getenv("OMK_ISA");
+    char *copy = NULL;
+    if (saved) {
+        copy = malloc(strlen(saved) + 1);
+        strcpy(copy, saved);
+    }
+    for (int isa = 0; isa < OMK_ISA_COUNT; isa++) {
+        assert_string_equal(omk_isa_name((omk_isa)isa), omk_isa_expected_names[isa]);
+        assert_int_equal(setenv("OMK_ISA", omk_isa_expected_names[isa], 1), 0);
+        const omk_isa selected = omk_isa_selected();
+        if (omk_isa_supported((omk_isa)isa) ? selected != (omk_isa)isa : selected != omk_isa_best_supported())
+            fail_msg("OMK_ISA=%s (%s by this CPU) selects %s", omk_isa_expected_names[isa],
+                     omk_isa_supported((omk_isa)isa) ? "supported" : "not supported", omk_isa_name(selected));
+    }
+    static const char *const others[] = {"", "AVX2", "Scalar", "avx", "avx5", "avx2 ", " avx2", "avx512f",
+                                         "avx5122", "scalarx", "sse2", "none", "auto", "garbage"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        assert_int_equal(setenv("OMK_ISA", others[i], 1), 0);
+        const omk_isa selected = omk_isa_selected();
+        if (selected != omk_isa_best_supported())
+            fail_msg("OMK_ISA=\"%s\" selects %s, not the best build %s", others[i], omk_isa_name(selected),
+                     omk_isa_expected_names[omk_isa_best_supported()]);
+    }
+    assert_int_equal(unsetenv("OMK_ISA"), 0);
+    assert_int_equal(omk_isa_selected(), omk_isa_best_supported());
+    if (copy) assert_int_equal(setenv("OMK_ISA", copy, 1), 0);
+    free(copy);
+}
+
+int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(dispatch_selects_supported_build),
+        cmocka_unit_test(dispatch_follows_omk_isa), /* first: before anything else sets OMK_ISA */
+        cmocka_unit_test(omk_isa_values),
         cmocka_unit_test(all_inputs_match_scalar),
-        cmocka_unit_test(tails_lanes_in_place_unaligned),
+        cmocka_unit_test(random_tails_in_place_unaligned),
+        cmocka_unit_test(probes_in_every_lane),
         cmocka_unit_test(block_edges),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* test_isa --dispatch: the two dispatch tests only */
+    const size_t count = argc > 1 && strcmp(argv[1], "--dispatch") == 0 ? 2 : sizeof tests / sizeof tests[0];
+    return _cmocka_run_group_tests("test_isa", tests, count, NULL, NULL);
 }

@@ -1,5 +1,6 @@
-/* omk kernels: special values of every kernel, the official ONNX examples, and the array
- * contract (n = 0, odd lengths, in place, unaligned). */
+/* omk kernels: special values of every kernel, the official ONNX examples, the array contract
+ * (n = 0, odd lengths, in place, unaligned), and the build OMK_ISA selects (the test_kernels_<isa>
+ * ctest variants force each one). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include "bench.h"
 #include "omk.h"
+#include "omk_isa_expect.h"
 #include "registry.h"
 
 #ifndef ULPB_TEST_DATA
@@ -130,9 +132,13 @@ static void onnx_examples(void **state) {
 static void array_contract(void **state) {
     (void)state;
     enum { MAX_N = 70, MAX_SHIFT = 7 };
+    size_t omk_negative_f64 = 0; /* negative inputs given to omk's binary64 kernels */
+    size_t production = 0, production_checked = 0;
     for (size_t e = 0; e < ulpb_entry_count; e++) {
         const ulpb_entry *entry = &ulpb_entries[e];
+        production += entry->role == ULPB_ROLE_PRODUCTION;
         if (!ulpb_entry_available(entry)) continue; /* needs an ISA this CPU lacks */
+        production_checked += entry->role == ULPB_ROLE_PRODUCTION;
         const size_t bytes = ulpb_dtypes[entry->dtype].bytes;
         entry->fn(NULL, NULL, 0); /* n == 0 with NULL pointers */
         unsigned char *in = aligned_alloc(64, 1024);
@@ -144,13 +150,15 @@ static void array_contract(void **state) {
             for (size_t shift = 0; shift <= MAX_SHIFT; shift++) {
                 unsigned char *x = in + shift * bytes, *y = out + shift * bytes;
                 for (size_t i = 0; i < n * bytes; i++) x[i] = (unsigned char)(i * 37 + n * 11 + shift);
-                if (bytes == 8) /* keep doubles moderate so the test stays fast */
-                    for (size_t i = 0; i < n; i++) x[i * 8 + 7] = (unsigned char)(0x3f ^ (i & 0x80));
+                if (bytes == 8) /* keep doubles moderate (|x| < 2) so the test stays fast; both signs */
+                    for (size_t i = 0; i < n; i++) x[i * 8 + 7] = (unsigned char)(0x3f | (x[i * 8 + 7] & 0x80));
                 if (entry->role != ULPB_ROLE_PRODUCTION) {
                     const ulpb_op *op = &ulpb_ops[entry->op];
                     const ulpb_input_set domain = {"domain", entry->op, op->domain_lo, op->domain_hi, ""};
                     ulpb_bench_inputs(&domain, entry->dtype, n * 8 + shift, 0, x, n);
                 }
+                if (bytes == 8 && entry->role == ULPB_ROLE_PRODUCTION)
+                    for (size_t i = 0; i < n; i++) omk_negative_f64 += (x[i * 8 + 7] & 0x80) != 0;
                 entry->fn(x, y, n);
                 for (size_t i = 0; i < n; i++) {
                     entry->fn(x + i * bytes, one, 1);
@@ -166,10 +174,25 @@ static void array_contract(void **state) {
         free(out);
         free(one);
     }
+    assert_true(omk_negative_f64 > 0);
+    assert_true(production >= 8 && production_checked == production); /* omk runs on every CPU */
+}
+
+/* omk_isa_selected() (the build the entry points resolve to) is the one OMK_ISA names when the CPU
+ * has it, else the best build; the test_kernels_<isa> variants set OMK_ISA. */
+static void forced_isa_selected(void **state) {
+    (void)state;
+    const char *forced = getenv("OMK_ISA");
+    const omk_isa selected = omk_isa_selected(), want = omk_isa_expected(forced);
+    print_message("OMK_ISA=%s: %s build selected\n", forced ? forced : "(unset)", omk_isa_name(selected));
+    if (selected != want)
+        fail_msg("OMK_ISA=%s: omk_isa_selected() is %s, expected %s", forced ? forced : "(unset)",
+                 omk_isa_name(selected), omk_isa_expected_names[want]);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(forced_isa_selected),
         cmocka_unit_test(cos_special_values),
         cmocka_unit_test(asin_special_values),
         cmocka_unit_test(onnx_examples),

@@ -1,0 +1,32 @@
+/* Output files of the CLI: checked before a run, written through temporary files beside their
+ * targets and renamed into place, so a failure never leaves a partial or half-updated set. */
+#ifndef ULPB_OUTFILE_H
+#define ULPB_OUTFILE_H
+
+#include <stddef.h>
+
+/* 0 when path can be created or replaced: it names a file (not a directory) in an existing,
+ * writable directory. Otherwise -1 with "cannot write 'PATH': REASON" in err. Runs take minutes
+ * to hours, so commands check their outputs before starting. */
+int ulpb_output_check(const char *path, char *err, size_t err_len);
+
+/* Creates a new, empty temporary file ".BASE.tmp.PID.N" in path's directory (rename() within
+ * one file system is atomic) with O_EXCL and mode 0666 & ~umask, the permissions of any new
+ * file. Returns its descriptor and the malloc'ed name in *tmp; -1 with err set on failure. */
+int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len);
+
+/* write() until all len bytes are written (retrying EINTR); 0 or -1 with errno set. */
+int ulpb_write_full(int fd, const void *buf, size_t len);
+
+typedef struct {
+    const char *path;
+    const char *text; /* NUL-terminated */
+} ulpb_output;
+
+/* Writes every output to its temporary file and renames them into place only when all were
+ * written; on failure every temporary file is removed and no target has been touched (unless
+ * a rename itself fails part-way, which on one directory already written to is not expected).
+ * 0 on success, -1 with err set. */
+int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len);
+
+#endif
