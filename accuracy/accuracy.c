@@ -69,8 +69,12 @@ void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *
             s->special_expected = ref->rounded;
         }
         return;
-    case REF_MATCH: s->correctly_rounded++; break;
-    case REF_MISROUNDED: s->misrounded++; break;
+    case REF_MATCH:
+        s->correctly_rounded++;
+        break;
+    case REF_MISROUNDED:
+        s->misrounded++;
+        break;
     }
     if (!isfinite(y) || !isfinite(ref->rounded)) return;
     const double err = ref_ulp_error(ref, y);
@@ -90,9 +94,12 @@ void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *
 /* Stores bit patterns in the dtype's element width, and reads them back. */
 static void pack(size_t bytes, const uint64_t *bits, void *out, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (bytes == 2) ((uint16_t *)out)[i] = (uint16_t)bits[i];
-        else if (bytes == 4) ((uint32_t *)out)[i] = (uint32_t)bits[i];
-        else ((uint64_t *)out)[i] = bits[i];
+        if (bytes == 2)
+            ((uint16_t *)out)[i] = (uint16_t)bits[i];
+        else if (bytes == 4)
+            ((uint32_t *)out)[i] = (uint32_t)bits[i];
+        else
+            ((uint64_t *)out)[i] = bits[i];
     }
 }
 
@@ -105,7 +112,7 @@ static uint64_t unpack(size_t bytes, const void *in, size_t i) {
 typedef struct {
     int count;
     int sampler[SAMPLER_COUNT];
-    uint64_t first[SAMPLER_COUNT];  /* this shard's slice of each sampler's indices */
+    uint64_t first[SAMPLER_COUNT]; /* this shard's slice of each sampler's indices */
     uint64_t inputs[SAMPLER_COUNT];
     bool exhaustive;
 } plan;
@@ -137,10 +144,9 @@ static plan make_plan(const ulpb_check_spec *spec) {
 
 static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t total, double elapsed) {
     const double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
-    fprintf(stderr, "%s[%s %s] %5.1f%% %llu/%llu inputs, %.0fs elapsed, ETA %.0fs%s",
-            isatty(2) ? "\r" : "", ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name,
-            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, elapsed,
-            eta, isatty(2) ? "" : "\n");
+    fprintf(stderr, "%s[%s %s] %5.1f%% %llu/%llu inputs, %.0fs elapsed, ETA %.0fs%s", isatty(2) ? "\r" : "",
+            ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name, 100.0 * (double)done / (double)total,
+            (unsigned long long)done, (unsigned long long)total, elapsed, eta, isatty(2) ? "" : "\n");
 }
 
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len) {

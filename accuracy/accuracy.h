@@ -14,14 +14,14 @@ extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
 
 typedef struct {
     uint64_t inputs, correctly_rounded, misrounded, special_mismatches;
-    double max_ulp;       /* over inputs whose expected and produced values are finite */
+    double max_ulp; /* over inputs whose expected and produced values are finite */
     bool has_worst;
-    uint64_t worst_bits;  /* input bit pattern with the largest error (first one on ties) */
+    uint64_t worst_bits; /* input bit pattern with the largest error (first one on ties) */
     double worst_input, worst_got, worst_expected;
     bool has_special_example;
     uint64_t special_bits; /* first input with a special-value mismatch */
     double special_got, special_expected;
-    double ulp_sum;        /* for the mean: over the same inputs as max_ulp */
+    double ulp_sum; /* for the mean: over the same inputs as max_ulp */
     uint64_t ulp_count;
     uint64_t histogram[ULPB_HIST_BINS];
 } ulpb_stats;
@@ -42,10 +42,10 @@ typedef struct {
     ulpb_dtype_id dtype;
     uint64_t samples; /* binary32/binary64 only; 16-bit formats are always exhaustive */
     uint64_t seed;
-    const char *impl; /* NULL: every registry entry of (op, dtype) */
-    int threads;      /* 0: all cores */
-    bool progress;    /* progress on stderr */
-    bool fast_reference; /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
+    const char *impl;             /* NULL: every registry entry of (op, dtype) */
+    int threads;                  /* 0: all cores */
+    bool progress;                /* progress on stderr */
+    bool fast_reference;          /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
     int shard_index, shard_count; /* sampled runs: slice K of N of every sampler's indices (0/0: all) */
 } ulpb_check_spec;
 

@@ -140,8 +140,8 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 if (spec->progress && (t_now - last_progress > 1.0 || finished == todo_count)) {
                     const double elapsed = t_now - start;
                     fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s", isatty(2) ? "\r" : "",
-                            ulpb_ops[spec->entry->op].name, spec->entry->impl, 100.0 * finished / todo_count,
-                            finished, todo_count, elapsed, elapsed * (todo_count - finished) / finished,
+                            ulpb_ops[spec->entry->op].name, spec->entry->impl, 100.0 * finished / todo_count, finished,
+                            todo_count, elapsed, elapsed * (todo_count - finished) / finished,
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }
@@ -225,7 +225,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         snprintf(err, len, "written by ulpbench %s, this is %s", version ? version : "?", ULPB_VERSION);
         return -1;
     }
-    const char *op = ulpb_json_get_string(doc, "op"), *dtype = ulpb_json_get_string(doc, "dtype"), *impl = ulpb_json_get_string(doc, "impl");
+    const char *op = ulpb_json_get_string(doc, "op"), *dtype = ulpb_json_get_string(doc, "dtype"),
+               *impl = ulpb_json_get_string(doc, "impl");
     const char *reference = ulpb_json_get_string(doc, "reference");
     const int op_id = op ? ulpb_op_find(op) : -1;
     if (op_id < 0 || !dtype || strcmp(dtype, "f32") != 0 || !impl || !reference) {
@@ -240,8 +241,10 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     st->spec.mpfr_reference = strcmp(reference, "mpfr") == 0;
     double index, count, chunk_inputs, v;
     const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");
-    if (ulpb_json_get_number(shard, "index", &index, err, len) || ulpb_json_get_number(shard, "count", &count, err, len) ||
-        ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) || ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
+    if (ulpb_json_get_number(shard, "index", &index, err, len) ||
+        ulpb_json_get_number(shard, "count", &count, err, len) ||
+        ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
+        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count) {
         snprintf(err, len, "bad shard %g/%g or chunk size %g", index, count, chunk_inputs);
@@ -302,7 +305,7 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
     ulpb_exhaustive_init(into, &whole);
     for (int p = 0; p < count; p++) {
         const ulpb_exhaustive_spec *s = &parts[p].spec;
-        const char *what = s->entry->op != whole.entry->op                 ? "op"
+        const char *what = s->entry->op != whole.entry->op                  ? "op"
                            : strcmp(s->entry->impl, whole.entry->impl) != 0 ? "implementation"
                            : s->mpfr_reference != whole.mpfr_reference      ? "reference"
                                                                             : NULL;

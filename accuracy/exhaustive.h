@@ -22,9 +22,9 @@ typedef struct {
     const ulpb_entry *entry; /* a binary32 registry entry */
     bool mpfr_reference;     /* MPFR for every input instead of the fast reference */
     int shard_index, shard_count;
-    int threads;             /* 0: all cores */
+    int threads; /* 0: all cores */
     bool progress;
-    uint64_t max_chunks;     /* stop (resumably) after this many chunks in this run; 0: no limit */
+    uint64_t max_chunks; /* stop (resumably) after this many chunks in this run; 0: no limit */
 } ulpb_exhaustive_spec;
 
 typedef struct {

@@ -42,14 +42,18 @@ static double midpoint_distance_exact(ref_op op, double x, double *rounded) {
     mpfr_t fx, mid, d;
     mpfr_inits2(256, fx, mid, d, (mpfr_ptr)0);
     mpfr_set_d(mid, x, MPFR_RNDN);
-    if (op == REF_COS) mpfr_cos(fx, mid, MPFR_RNDN);
-    else mpfr_asin(fx, mid, MPFR_RNDN);
+    if (op == REF_COS)
+        mpfr_cos(fx, mid, MPFR_RNDN);
+    else
+        mpfr_asin(fx, mid, MPFR_RNDN);
     /* the midpoint next to the correctly rounded value, on the exact value's side */
     mpfr_set_d(mid, v.rounded, MPFR_RNDN);
     const int above = mpfr_cmp(fx, mid) > 0;
     mpfr_set_d(d, v.ulp / 2, MPFR_RNDN);
-    if (above) mpfr_add(mid, mid, d, MPFR_RNDN);
-    else mpfr_sub(mid, mid, d, MPFR_RNDN);
+    if (above)
+        mpfr_add(mid, mid, d, MPFR_RNDN);
+    else
+        mpfr_sub(mid, mid, d, MPFR_RNDN);
     mpfr_sub(d, fx, mid, MPFR_RNDN);
     const double distance = fabs(mpfr_get_d(d, MPFR_RNDN)) / v.ulp;
     mpfr_clears(fx, mid, d, (mpfr_ptr)0);
@@ -100,17 +104,20 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
         ulpb_hard_case *mine = pool + (size_t)s * (size_t)per_start;
         int kept = 0;
         for (int j = 0; j < span; j++) {
-            const ulpb_hard_case c = {op, start + (uint64_t)j, midpoint_distance_fast(rop, double_from(start + (uint64_t)j)),
-                                      NAN, "search"};
+            const ulpb_hard_case c = {op, start + (uint64_t)j,
+                                      midpoint_distance_fast(rop, double_from(start + (uint64_t)j)), NAN, "search"};
             if (!(c.distance < INFINITY)) continue;
-            if (kept < per_start) mine[kept++] = c;
-            else if (c.distance < mine[per_start - 1].distance) mine[per_start - 1] = c;
-            else continue;
+            if (kept < per_start)
+                mine[kept++] = c;
+            else if (c.distance < mine[per_start - 1].distance)
+                mine[per_start - 1] = c;
+            else
+                continue;
             qsort(mine, (size_t)kept, sizeof *mine, by_distance); /* small: keep sorted */
         }
         for (int k = 0; k < per_start; k++)
-            mine[k].distance = k < kept ? midpoint_distance_exact(rop, double_from(mine[k].bits), &mine[k].expected)
-                                        : INFINITY;
+            mine[k].distance =
+                k < kept ? midpoint_distance_exact(rop, double_from(mine[k].bits), &mine[k].expected) : INFINITY;
     }
 #pragma omp parallel
     ref_free_cache();

@@ -11,9 +11,9 @@ enum { ULPB_HARD_CASES_STRUCTURAL_MAX = 16 };
 
 typedef struct {
     ulpb_op_id op;
-    uint64_t bits;    /* the input */
-    double distance;  /* |f(x) - nearest binary64 midpoint| in ulps (MPFR, 256 bits) */
-    double expected;  /* f(x) correctly rounded */
+    uint64_t bits;      /* the input */
+    double distance;    /* |f(x) - nearest binary64 midpoint| in ulps (MPFR, 256 bits) */
+    double expected;    /* f(x) correctly rounded */
     const char *source; /* "search" or "structural" */
 } ulpb_hard_case;
 

@@ -8,20 +8,20 @@
 
 #include "omk.h"
 
-#define PEER_LIBM(name, libm_fn, ctype)                                                             \
-    void name(const void *x, void *y, size_t n);                                                   \
-    void name(const void *x, void *y, size_t n) {                                                  \
-        const ctype *in = x;                                                                       \
-        ctype *out = y;                                                                            \
-        for (size_t i = 0; i < n; i++) out[i] = libm_fn(in[i]);                                    \
+#define PEER_LIBM(name, libm_fn, ctype)                                                                                \
+    void name(const void *x, void *y, size_t n);                                                                       \
+    void name(const void *x, void *y, size_t n) {                                                                      \
+        const ctype *in = x;                                                                                           \
+        ctype *out = y;                                                                                                \
+        for (size_t i = 0; i < n; i++) out[i] = libm_fn(in[i]);                                                        \
     }
 
-#define PEER_LIBM_NARROW(name, libm_fn, widen, narrow)                                              \
-    void name(const void *x, void *y, size_t n);                                                   \
-    void name(const void *x, void *y, size_t n) {                                                  \
-        const uint16_t *in = x;                                                                    \
-        uint16_t *out = y;                                                                         \
-        for (size_t i = 0; i < n; i++) out[i] = narrow(libm_fn(widen(in[i])));                     \
+#define PEER_LIBM_NARROW(name, libm_fn, widen, narrow)                                                                 \
+    void name(const void *x, void *y, size_t n);                                                                       \
+    void name(const void *x, void *y, size_t n) {                                                                      \
+        const uint16_t *in = x;                                                                                        \
+        uint16_t *out = y;                                                                                             \
+        for (size_t i = 0; i < n; i++) out[i] = narrow(libm_fn(widen(in[i])));                                         \
     }
 
 PEER_LIBM(peer_glibc_cos_f32, cosf, float)
@@ -35,10 +35,10 @@ PEER_LIBM_NARROW(peer_glibc_asin_bf16, asinf, omk_bf16_to_f32, omk_f32_to_bf16)
 
 /* The same bytes moved and nothing computed. In place there is nothing to move (and memcpy
  * must not overlap). */
-#define BASELINE_MEMCPY(name, bytes)                                                                \
-    void name(const void *x, void *y, size_t n);                                                   \
-    void name(const void *x, void *y, size_t n) {                                                  \
-        if (n && x != y) memcpy(y, x, n * (bytes));                                                \
+#define BASELINE_MEMCPY(name, bytes)                                                                                   \
+    void name(const void *x, void *y, size_t n);                                                                       \
+    void name(const void *x, void *y, size_t n) {                                                                      \
+        if (n && x != y) memcpy(y, x, n *(bytes));                                                                     \
     }
 
 BASELINE_MEMCPY(baseline_memcpy_2, 2)

@@ -7,13 +7,13 @@
 
 #define STEP_F32(fn, in, out) _mm512_storeu_ps(out, fn(_mm512_loadu_ps(in)))
 #define STEP_F64(fn, in, out) _mm512_storeu_pd(out, fn(_mm512_loadu_pd(in)))
-#define STEP_F16(fn, in, out)                                                                       \
-    _mm256_storeu_si256((__m256i *)(out),                                                          \
-                        _mm512_cvtps_ph(fn(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(in)))), \
+#define STEP_F16(fn, in, out)                                                                                          \
+    _mm256_storeu_si256((__m256i *)(out),                                                                              \
+                        _mm512_cvtps_ph(fn(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(in)))),                \
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 
-#define DEFINE_AVX512_PEERS(impl, op, f32_fn, f64_fn)                                               \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_f32, float, 16, STEP_F32, f32_fn)                          \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_f64, double, 8, STEP_F64, f64_fn)                          \
+#define DEFINE_AVX512_PEERS(impl, op, f32_fn, f64_fn)                                                                  \
+    ULPB_SIMD_PEER(peer_##impl##_##op##_f32, float, 16, STEP_F32, f32_fn)                                              \
+    ULPB_SIMD_PEER(peer_##impl##_##op##_f64, double, 8, STEP_F64, f64_fn)                                              \
     ULPB_SIMD_PEER(peer_##impl##_##op##_f16, uint16_t, 16, STEP_F16, f32_fn)
 ULPB_AVX512_VECTOR_FUNCTIONS(DEFINE_AVX512_PEERS)

@@ -7,7 +7,7 @@
 #include "omk.h"
 
 const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT] = {
-#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp)                          \
+#define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp)                                 \
     {#name, bytes, {precision, exp_bits}, descr, gate_misrounded, gate_ulp},
 #include "registry.def"
 #undef ULPB_DTYPE
@@ -26,26 +26,26 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
 };
 
 /* omk's typed entry points behind the registry's untyped signature. */
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
     static void omk_entry_##op##_##dtype(const void *x, void *y, size_t n) { omk_##op##_##dtype(x, y, n); }
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 
 #define ULPB_PEER(impl, op, dtype, isa, fn, desc) void fn(const void *x, void *y, size_t n);
-#define ULPB_BASELINE ULPB_PEER
+#define ULPB_BASELINE                             ULPB_PEER
 #include "registry.def"
 #undef ULPB_BASELINE
 #undef ULPB_PEER
 
 const ulpb_entry ulpb_entries[] = {
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
-    {"omk", ULPB_OP_##op, ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION, ULPB_ISA_NONE,      \
-     "omk " #op " " #dtype},
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+    {"omk",         ULPB_OP_##op,         ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION,          \
+     ULPB_ISA_NONE, "omk " #op " " #dtype},
 #include "omk_kernels.def"
 #undef OMK_KERNEL
-#define ULPB_PEER(impl, op, dtype, isa, fn, desc)                                                   \
+#define ULPB_PEER(impl, op, dtype, isa, fn, desc)                                                                      \
     {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_PEER, ULPB_ISA_##isa, desc},
-#define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                               \
+#define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                                                  \
     {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc},
 #include "registry.def"
 #undef ULPB_BASELINE
@@ -98,13 +98,17 @@ const char *ulpb_isa_name(ulpb_isa isa) { return isa_names[isa]; }
 static bool cpu_supports(ulpb_isa isa) {
     __builtin_cpu_init();
     switch (isa) {
-    case ULPB_ISA_NONE: return true;
+    case ULPB_ISA_NONE:
+        return true;
     /* SLEEF's and libmvec's AVX2 builds use FMA; the 16-bit wrappers use F16C */
     case ULPB_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-    case ULPB_ISA_AVX512: return __builtin_cpu_supports("avx512f");
-    case ULPB_ISA_AVX512_BF16: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
-    case ULPB_ISA_COUNT: break;
+    case ULPB_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f");
+    case ULPB_ISA_AVX512_BF16:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
+    case ULPB_ISA_COUNT:
+        break;
     }
     return false;
 }

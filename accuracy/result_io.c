@@ -17,8 +17,10 @@
 #endif
 
 void ulpb_format_value(char *buf, size_t len, double v) {
-    if (isnan(v)) snprintf(buf, len, "%snan", signbit(v) ? "-" : "");
-    else snprintf(buf, len, "%.17g (%a)", v, v);
+    if (isnan(v))
+        snprintf(buf, len, "%snan", signbit(v) ? "-" : "");
+    else
+        snprintf(buf, len, "%.17g (%a)", v, v);
 }
 
 static void cpu_model(char *buf, size_t len) {
@@ -81,7 +83,8 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON_AddNumberToObject(o, "max_ulp", s->max_ulp);
     cJSON_AddNumberToObject(o, "mean_ulp", ulpb_mean_ulp(s));
     if (s->has_worst) {
-        cJSON *w = example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, s->worst_expected);
+        cJSON *w =
+            example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, s->worst_expected);
         ulpb_format_value(buf, sizeof buf, s->worst_input);
         cJSON_AddStringToObject(w, "input", buf);
     } else {
@@ -282,19 +285,20 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     for (int i = 0; i < count; i++) {
         const cJSON *d = docs[i], *env = cJSON_GetObjectItemCaseSensitive(d, "environment");
         const cJSON *env0 = cJSON_GetObjectItemCaseSensitive(docs[0], "environment");
-        const char *what = !same_string(d, docs[0], "schema")       ? "schema"
-                           : !same_string(env, env0, "ulpbench")    ? "ulpbench version"
-                           : !same_number(d, docs[0], "seed")       ? "seed"
-                           : !same_number(d, docs[0], "samples")    ? "sample count"
-                           : !same_string(d, docs[0], "reference")  ? "reference"
-                                                                    : NULL;
+        const char *what = !same_string(d, docs[0], "schema")      ? "schema"
+                           : !same_string(env, env0, "ulpbench")   ? "ulpbench version"
+                           : !same_number(d, docs[0], "seed")      ? "seed"
+                           : !same_number(d, docs[0], "samples")   ? "sample count"
+                           : !same_string(d, docs[0], "reference") ? "reference"
+                                                                   : NULL;
         if (what) {
             snprintf(err, len, "%s and %s have different %s", names[0], names[i], what);
             return NULL;
         }
         double index, n;
         const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
-        if (ulpb_json_get_number(shard, "index", &index, err, len) || ulpb_json_get_number(shard, "count", &n, err, len))
+        if (ulpb_json_get_number(shard, "index", &index, err, len) ||
+            ulpb_json_get_number(shard, "count", &n, err, len))
             return NULL;
         if (i == 0) shard_count = n;
         if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n) {
@@ -302,7 +306,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             return NULL;
         }
         if (order[(int)index] >= 0) {
-            snprintf(err, len, "%s and %s overlap (both are shard %g/%g)", names[order[(int)index]], names[i], index, n);
+            snprintf(err, len, "%s and %s overlap (both are shard %g/%g)", names[order[(int)index]], names[i], index,
+                     n);
             return NULL;
         }
         order[(int)index] = i;
@@ -323,7 +328,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         const int op = ulpb_op_find(ulpb_json_get_string(id, "op") ? ulpb_json_get_string(id, "op") : "");
         const int dtype = ulpb_dtype_find(ulpb_json_get_string(id, "dtype") ? ulpb_json_get_string(id, "dtype") : "");
         const char *impl = ulpb_json_get_string(id, "impl");
-        results[r].entry = op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
+        results[r].entry =
+            op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
         if (!results[r].entry) {
             snprintf(err, len, "%s: result %d names no registry entry", names[0], r);
             goto done;
@@ -333,8 +339,10 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         if (results[r].sampler_count > ULPB_MAX_SAMPLERS) results[r].sampler_count = ULPB_MAX_SAMPLERS;
         for (int k = 0; k < (int)shard_count; k++) {
             const cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results"), r);
-            if (!res || !same_string(res, id, "op") || !same_string(res, id, "dtype") || !same_string(res, id, "impl")) {
-                snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0], names[order[k]]);
+            if (!res || !same_string(res, id, "op") || !same_string(res, id, "dtype") ||
+                !same_string(res, id, "impl")) {
+                snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0],
+                         names[order[k]]);
                 goto done;
             }
             ulpb_stats part;
@@ -342,11 +350,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             ulpb_stats_merge(&results[r].total, &part);
             double seconds;
             if (!ulpb_json_get_number(res, "seconds", &seconds, err, len)) results[r].seconds += seconds;
-            if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len)) results[r].reference_seconds += seconds;
+            if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len))
+                results[r].reference_seconds += seconds;
             for (int s = 0; s < results[r].sampler_count; s++) {
                 const cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "samplers"), s);
                 if (!same_string(sampler, cJSON_GetArrayItem(samplers0, s), "name") ||
-                    ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, err, len)) {
+                    ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, err,
+                                         len)) {
                     snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);
                     goto done;
                 }
@@ -360,8 +370,12 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     ulpb_json_get_number(docs[0], "samples", &samples, err, len);
     ulpb_json_get_number(docs[0], "seed", &seed, err, len);
     {
-        const ulpb_run_info run = {command, (unsigned long long)seed, (unsigned long long)samples,
-                                   ulpb_json_get_string(docs[0], "reference"), 0, 1};
+        const ulpb_run_info run = {command,
+                                   (unsigned long long)seed,
+                                   (unsigned long long)samples,
+                                   ulpb_json_get_string(docs[0], "reference"),
+                                   0,
+                                   1};
         out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
     }
 done:

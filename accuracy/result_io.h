@@ -15,7 +15,7 @@ typedef struct {
     const char *command;
     unsigned long long seed;
     unsigned long long samples;
-    const char *reference; /* "mpfr" or "fast" */
+    const char *reference;        /* "mpfr" or "fast" */
     int shard_index, shard_count; /* sampled runs split with --shard K/N (0/1: whole) */
 } ulpb_run_info;
 

@@ -122,9 +122,12 @@ static int specials(layout l, uint64_t *out) {
 }
 
 static const char *const sampler_names[SAMPLER_COUNT] = {
-    [SAMPLER_SPECIALS] = "specials",           [SAMPLER_UNIFORM_BITS] = "uniform_bits",
-    [SAMPLER_UNIFORM_DOMAIN] = "uniform_domain", [SAMPLER_COS_LARGE] = "cos_large",
-    [SAMPLER_COS_NEAR_PIO2] = "cos_near_pio2", [SAMPLER_ASIN_NEAR_ONE] = "asin_near_one",
+    [SAMPLER_SPECIALS] = "specials",
+    [SAMPLER_UNIFORM_BITS] = "uniform_bits",
+    [SAMPLER_UNIFORM_DOMAIN] = "uniform_domain",
+    [SAMPLER_COS_LARGE] = "cos_large",
+    [SAMPLER_COS_NEAR_PIO2] = "cos_near_pio2",
+    [SAMPLER_ASIN_NEAR_ONE] = "asin_near_one",
     [SAMPLER_ASIN_NEAR_ZERO] = "asin_near_zero",
 };
 
@@ -166,12 +169,19 @@ uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uin
     uint64_t r[2];
     draw(seed, sampler, index, r);
     switch (sampler) {
-    case SAMPLER_UNIFORM_BITS: return sample_uniform_bits(l, r);
-    case SAMPLER_UNIFORM_DOMAIN: return sample_uniform_domain(op, dtype, r);
-    case SAMPLER_COS_LARGE: return sample_cos_large(l, r);
-    case SAMPLER_COS_NEAR_PIO2: return sample_cos_near_pio2(l, dtype, r);
-    case SAMPLER_ASIN_NEAR_ONE: return sample_asin_near_one(l, r);
-    case SAMPLER_ASIN_NEAR_ZERO: return sample_asin_near_zero(l, r);
-    default: return 0;
+    case SAMPLER_UNIFORM_BITS:
+        return sample_uniform_bits(l, r);
+    case SAMPLER_UNIFORM_DOMAIN:
+        return sample_uniform_domain(op, dtype, r);
+    case SAMPLER_COS_LARGE:
+        return sample_cos_large(l, r);
+    case SAMPLER_COS_NEAR_PIO2:
+        return sample_cos_near_pio2(l, dtype, r);
+    case SAMPLER_ASIN_NEAR_ONE:
+        return sample_asin_near_one(l, r);
+    case SAMPLER_ASIN_NEAR_ZERO:
+        return sample_asin_near_zero(l, r);
+    default:
+        return 0;
     }
 }

@@ -55,11 +55,20 @@ void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t 
         const double u = (double)(splitmix64(stream + first + i) >> 11) * 0x1p-53;
         const double x = set->lo + (set->hi - set->lo) * u;
         switch (dtype) {
-        case ULPB_DTYPE_f16: ((uint16_t *)out)[i] = omk_f32_to_f16((float)x); break;
-        case ULPB_DTYPE_bf16: ((uint16_t *)out)[i] = omk_f32_to_bf16((float)x); break;
-        case ULPB_DTYPE_f32: ((float *)out)[i] = (float)x; break;
-        case ULPB_DTYPE_f64: ((double *)out)[i] = x; break;
-        case ULPB_DTYPE_COUNT: break;
+        case ULPB_DTYPE_f16:
+            ((uint16_t *)out)[i] = omk_f32_to_f16((float)x);
+            break;
+        case ULPB_DTYPE_bf16:
+            ((uint16_t *)out)[i] = omk_f32_to_bf16((float)x);
+            break;
+        case ULPB_DTYPE_f32:
+            ((float *)out)[i] = (float)x;
+            break;
+        case ULPB_DTYPE_f64:
+            ((double *)out)[i] = x;
+            break;
+        case ULPB_DTYPE_COUNT:
+            break;
         }
     }
 }
@@ -225,8 +234,8 @@ int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, cha
             const ulpb_entry *members[ULPB_BENCH_MAX_GROUP];
             const int n = members_of(spec, op, d, members);
             if (n > ULPB_BENCH_MAX_GROUP) {
-                snprintf(err, err_len, "%d implementations of %s %s; raise ULPB_BENCH_MAX_GROUP", n,
-                         ulpb_ops[op].name, ulpb_dtypes[d].name);
+                snprintf(err, err_len, "%d implementations of %s %s; raise ULPB_BENCH_MAX_GROUP", n, ulpb_ops[op].name,
+                         ulpb_dtypes[d].name);
                 return -1;
             }
             for (size_t k = 0; n && k < set_count; k++) {
@@ -262,8 +271,8 @@ int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, cha
                     if (spec->progress)
                         fprintf(stderr,
                                 "[bench %d/%d] %s %s, %zu elements, %s: %d implementations x %d rounds (%.0fs)\n",
-                                ++done, total_groups, ulpb_ops[op].name, ulpb_dtypes[d].name, g.size,
-                                g.inputs->label, g.count, rounds, 1e-9 * elapsed_ns(CLOCK_MONOTONIC, &start));
+                                ++done, total_groups, ulpb_ops[op].name, ulpb_dtypes[d].name, g.size, g.inputs->label,
+                                g.count, rounds, 1e-9 * elapsed_ns(CLOCK_MONOTONIC, &start));
                     if (time_group(&g, rounds, spec->seed, out, count, err, err_len)) {
                         free(out);
                         return -1;
@@ -467,18 +476,22 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
 /* ---- Markdown ------------------------------------------------------------------------------ */
 
 static void size_label(char *buf, size_t len, size_t size) {
-    if (size >= ((size_t)1 << 20) && size % ((size_t)1 << 20) == 0) snprintf(buf, len, "%zu Mi", size >> 20);
-    else if (size >= 1024 && size % 1024 == 0) snprintf(buf, len, "%zu Ki", size >> 10);
-    else snprintf(buf, len, "%zu", size);
+    if (size >= ((size_t)1 << 20) && size % ((size_t)1 << 20) == 0)
+        snprintf(buf, len, "%zu Mi", size >> 20);
+    else if (size >= 1024 && size % 1024 == 0)
+        snprintf(buf, len, "%zu Ki", size >> 10);
+    else
+        snprintf(buf, len, "%zu", size);
 }
 
 void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_bench_result *results, int count) {
     size_t set_count;
     const ulpb_input_set *sets = spec_input_sets(spec, &set_count);
     char label[32];
-    fprintf(out, "\nElements per ns (higher is better) at n elements per call, inputs uniform in the range shown; "
-                 "in parentheses the throughput relative to omk measured in the same rounds (median of the "
-                 "per-round ratios); ± the spread of the per-round times, (P90 - P10) / median. Rounds: %d",
+    fprintf(out,
+            "\nElements per ns (higher is better) at n elements per call, inputs uniform in the range shown; "
+            "in parentheses the throughput relative to omk measured in the same rounds (median of the "
+            "per-round ratios); ± the spread of the per-round times, (P90 - P10) / median. Rounds: %d",
             spec->rounds);
     for (int s = 0; s < spec->size_count; s++)
         if (ulpb_bench_rounds(spec->sizes[s], spec->rounds) != spec->rounds) {

@@ -23,7 +23,7 @@ enum {
 #define ULPB_BENCH_ROUND_ELEMENTS ((size_t)1 << 17)
 /* Sizes from here on are memory-bound and run fewer rounds (see ulpb_bench_rounds). */
 #define ULPB_BENCH_LARGE_SIZE ((size_t)1 << 20)
-#define ULPB_BENCH_MAX_SIZE ((size_t)1 << 27)
+#define ULPB_BENCH_MAX_SIZE   ((size_t)1 << 27)
 
 typedef struct {
     unsigned op_mask, dtype_mask;
@@ -45,11 +45,11 @@ typedef struct {
     size_t size; /* elements per call */
     int rounds;
     uint64_t calls_per_round, elements_per_round; /* as counted by the timing loop */
-    double ns_per_element;     /* median over rounds, wall clock */
-    double cpu_ns_per_element; /* median over rounds, this thread's CPU time */
-    double spread;             /* (P90 - P10) / median of the per-round ns_per_element */
-    int group_first, group_count; /* the results timed in the same rounds, this one included */
-    double ratio[ULPB_BENCH_MAX_GROUP]; /* median over rounds of this throughput / member j's */
+    double ns_per_element;                        /* median over rounds, wall clock */
+    double cpu_ns_per_element;                    /* median over rounds, this thread's CPU time */
+    double spread;                                /* (P90 - P10) / median of the per-round ns_per_element */
+    int group_first, group_count;                 /* the results timed in the same rounds, this one included */
+    double ratio[ULPB_BENCH_MAX_GROUP];           /* median over rounds of this throughput / member j's */
 } ulpb_bench_result;
 
 /* Run-wide facts recorded in the JSON context. */

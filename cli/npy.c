@@ -21,9 +21,9 @@
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "npy.c assumes a little-endian host");
 #endif
 
-#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC     "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
-#define NPY_ALIGN 64
+#define NPY_ALIGN     64
 /* Real headers for our dtypes are < 1 KiB; the cap only bounds what hostile files can make us
  * allocate (the header length is also checked against the file size first). */
 #define NPY_HEADER_MAX ((size_t)1 << 20)
@@ -42,24 +42,19 @@ static const struct {
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
-const char *npy_kind_descr(npy_kind k)
-{
+const char *npy_kind_descr(npy_kind k) {
     for (size_t i = 0; i < NKINDS; i++)
-        if (kinds[i].kind == k)
-            return kinds[i].descr;
+        if (kinds[i].kind == k) return kinds[i].descr;
     return NULL;
 }
 
-void npy_free(npy_array *a)
-{
-    if (!a)
-        return;
+void npy_free(npy_array *a) {
+    if (!a) return;
     free(a->data);
     memset(a, 0, sizeof *a);
 }
 
-static int host_is_little_endian(void)
-{
+static int host_is_little_endian(void) {
     const uint16_t one = 1;
     unsigned char b;
     memcpy(&b, &one, 1);
@@ -68,38 +63,30 @@ static int host_is_little_endian(void)
 
 /* Formats into err and forces the result onto one line: messages may echo bytes from hostile
  * headers or odd paths, and callers print them verbatim. */
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-    if (!err || err_len == 0)
-        return;
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t err_len, const char *fmt, ...) {
+    if (!err || err_len == 0) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, err_len, fmt, ap);
     va_end(ap);
     for (char *c = err; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
 }
 
 /* Element count and byte size of a shape. Fails if the product of the non-zero dims times the
  * element size overflows size_t, even when a zero dim makes the array empty, so that callers
  * can always compute strides safely. */
-static int shape_size(const size_t *shape, int ndim, size_t elem_size, size_t *count,
-                      size_t *nbytes)
-{
+static int shape_size(const size_t *shape, int ndim, size_t elem_size, size_t *count, size_t *nbytes) {
     size_t prod = elem_size, n = 1;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] == 0) {
             n = 0;
             continue;
         }
-        if (prod > SIZE_MAX / shape[i])
-            return -1;
+        if (prod > SIZE_MAX / shape[i]) return -1;
         prod *= shape[i];
     }
-    if (n != 0)
-        n = prod / elem_size;
+    if (n != 0) n = prod / elem_size;
     *count = n;
     *nbytes = n * elem_size;
     return 0;
@@ -114,58 +101,35 @@ typedef struct {
     size_t err_len;
 } parser;
 
-static int is_space(int c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+static int is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+
+static int peek(const parser *p) { return p->i < p->n ? (unsigned char)p->s[p->i] : -1; }
+
+static void skip_ws(parser *p) {
+    while (is_space(peek(p))) p->i++;
 }
 
-static int is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static int peek(const parser *p)
-{
-    return p->i < p->n ? (unsigned char)p->s[p->i] : -1;
-}
-
-static void skip_ws(parser *p)
-{
-    while (is_space(peek(p)))
-        p->i++;
-}
-
-static int malformed(parser *p, const char *what)
-{
+static int malformed(parser *p, const char *what) {
     set_err(p->err, p->err_len, "malformed header: %s at offset %zu", what, p->i);
     return -1;
 }
 
-static int echo_len(size_t len)
-{
-    return (int)(len > NPY_ECHO_MAX ? NPY_ECHO_MAX : len);
-}
+static int echo_len(size_t len) { return (int)(len > NPY_ECHO_MAX ? NPY_ECHO_MAX : len); }
 
-static const char *echo_ellipsis(size_t len)
-{
-    return len > NPY_ECHO_MAX ? "..." : "";
-}
+static const char *echo_ellipsis(size_t len) { return len > NPY_ECHO_MAX ? "..." : ""; }
 
 /* Quoted string without escapes; NumPy never emits escapes in the keys or descrs we accept. */
-static int parse_string(parser *p, const char **str, size_t *len)
-{
+static int parse_string(parser *p, const char **str, size_t *len) {
     int q = peek(p);
-    if (q != '\'' && q != '"')
-        return malformed(p, "expected a quoted string");
+    if (q != '\'' && q != '"') return malformed(p, "expected a quoted string");
     size_t start = ++p->i;
     for (;;) {
         int c = peek(p);
-        if (c < 0)
-            return malformed(p, "unterminated string");
-        if (c == q)
-            break;
-        if (c == '\\' || c < 0x20)
-            return malformed(p, "unsupported character in string");
+        if (c < 0) return malformed(p, "unterminated string");
+        if (c == q) break;
+        if (c == '\\' || c < 0x20) return malformed(p, "unsupported character in string");
         p->i++;
     }
     *str = p->s + start;
@@ -174,21 +138,16 @@ static int parse_string(parser *p, const char **str, size_t *len)
     return 0;
 }
 
-static int match_word(parser *p, const char *w)
-{
+static int match_word(parser *p, const char *w) {
     size_t wl = strlen(w);
-    if (p->n - p->i < wl || memcmp(p->s + p->i, w, wl) != 0)
-        return 0;
+    if (p->n - p->i < wl || memcmp(p->s + p->i, w, wl) != 0) return 0;
     int next = p->i + wl < p->n ? (unsigned char)p->s[p->i + wl] : -1;
-    if (next == '_' || is_digit(next) || (next >= 'a' && next <= 'z') ||
-        (next >= 'A' && next <= 'Z'))
-        return 0;
+    if (next == '_' || is_digit(next) || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) return 0;
     p->i += wl;
     return 1;
 }
 
-static int parse_bool(parser *p, int *v)
-{
+static int parse_bool(parser *p, int *v) {
     if (match_word(p, "True"))
         *v = 1;
     else if (match_word(p, "False"))
@@ -200,12 +159,10 @@ static int parse_bool(parser *p, int *v)
 
 /* Tuple of non-negative ints: (), (5,), (2, 3) or (2, 3,). Dims beyond NPY_MAX_DIMS are counted
  * but not stored so the caller can report how many there were. */
-static int parse_shape(parser *p, size_t *shape, size_t *ndim)
-{
+static int parse_shape(parser *p, size_t *shape, size_t *ndim) {
     size_t nd = 0;
     int comma = 0;
-    if (peek(p) != '(')
-        return malformed(p, "shape must be a tuple");
+    if (peek(p) != '(') return malformed(p, "shape must be a tuple");
     p->i++;
     skip_ws(p);
     if (peek(p) == ')') {
@@ -214,36 +171,30 @@ static int parse_shape(parser *p, size_t *shape, size_t *ndim)
         return 0;
     }
     for (;;) {
-        if (!is_digit(peek(p)))
-            return malformed(p, "expected a non-negative integer in shape");
+        if (!is_digit(peek(p))) return malformed(p, "expected a non-negative integer in shape");
         size_t v = 0;
         while (is_digit(peek(p))) {
             unsigned d = (unsigned)(peek(p) - '0');
             if (v > (SIZE_MAX - d) / 10) {
-                set_err(p->err, p->err_len, "shape dimension at offset %zu overflows size_t",
-                        p->i);
+                set_err(p->err, p->err_len, "shape dimension at offset %zu overflows size_t", p->i);
                 return -1;
             }
             v = v * 10 + d;
             p->i++;
         }
         /* Python 2 era writers could emit longs such as (5L,). */
-        if (peek(p) == 'L' || peek(p) == 'l')
-            p->i++;
-        if (nd < NPY_MAX_DIMS)
-            shape[nd] = v;
+        if (peek(p) == 'L' || peek(p) == 'l') p->i++;
+        if (nd < NPY_MAX_DIMS) shape[nd] = v;
         nd++;
         skip_ws(p);
         if (peek(p) == ',') {
             comma = 1;
             p->i++;
             skip_ws(p);
-            if (peek(p) == ')')
-                break;
+            if (peek(p) == ')') break;
         } else if (peek(p) == ')') {
             /* In Python "(5)" is the int 5, not a tuple; NumPy rejects it too. */
-            if (!comma)
-                return malformed(p, "shape must be a tuple, e.g. (5,) not (5)");
+            if (!comma) return malformed(p, "shape must be a tuple, e.g. (5,) not (5)");
             break;
         } else {
             return malformed(p, "expected ',' or ')' in shape");
@@ -263,30 +214,22 @@ typedef struct {
     int have_descr, have_fortran, have_shape;
 } header_info;
 
-static int key_is(const char *k, size_t kl, const char *name)
-{
-    return kl == strlen(name) && memcmp(k, name, kl) == 0;
-}
+static int key_is(const char *k, size_t kl, const char *name) { return kl == strlen(name) && memcmp(k, name, kl) == 0; }
 
-static int parse_header(const char *s, size_t n, header_info *h, char *err, size_t err_len)
-{
+static int parse_header(const char *s, size_t n, header_info *h, char *err, size_t err_len) {
     parser p = {s, n, 0, err, err_len};
     memset(h, 0, sizeof *h);
     skip_ws(&p);
-    if (peek(&p) != '{')
-        return malformed(&p, "expected '{'");
+    if (peek(&p) != '{') return malformed(&p, "expected '{'");
     p.i++;
     for (;;) {
         skip_ws(&p);
-        if (peek(&p) == '}')
-            break;
+        if (peek(&p) == '}') break;
         const char *k;
         size_t kl;
-        if (parse_string(&p, &k, &kl) < 0)
-            return -1;
+        if (parse_string(&p, &k, &kl) < 0) return -1;
         skip_ws(&p);
-        if (peek(&p) != ':')
-            return malformed(&p, "expected ':'");
+        if (peek(&p) != ':') return malformed(&p, "expected ':'");
         p.i++;
         skip_ws(&p);
         int *seen;
@@ -301,12 +244,10 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
             seen = &h->have_shape;
             rc = parse_shape(&p, h->shape, &h->ndim);
         } else {
-            set_err(err, err_len, "malformed header: unexpected key '%.*s%s'", echo_len(kl), k,
-                    echo_ellipsis(kl));
+            set_err(err, err_len, "malformed header: unexpected key '%.*s%s'", echo_len(kl), k, echo_ellipsis(kl));
             return -1;
         }
-        if (rc < 0)
-            return -1;
+        if (rc < 0) return -1;
         if (*seen) {
             set_err(err, err_len, "malformed header: duplicate key '%.*s'", (int)kl, k);
             return -1;
@@ -317,15 +258,13 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
             p.i++;
             continue;
         }
-        if (peek(&p) != '}')
-            return malformed(&p, "expected ',' or '}'");
+        if (peek(&p) != '}') return malformed(&p, "expected ',' or '}'");
         break;
     }
     p.i++; /* '}' */
     /* NumPy pads with spaces and a final '\n'; anything else is not a plain dict literal. */
     skip_ws(&p);
-    if (p.i != n)
-        return malformed(&p, "unexpected characters after the dict");
+    if (p.i != n) return malformed(&p, "unexpected characters after the dict");
     const char *missing = !h->have_descr     ? "descr"
                           : !h->have_fortran ? "fortran_order"
                           : !h->have_shape   ? "shape"
@@ -337,8 +276,7 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
     return 0;
 }
 
-static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, size_t err_len)
-{
+static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, size_t err_len) {
     for (size_t i = 0; i < NKINDS; i++) {
         if (len == 3 && memcmp(d, kinds[i].descr, 3) == 0) {
             out->kind = kinds[i].kind;
@@ -352,34 +290,30 @@ static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, si
             return -1;
         }
     }
-    set_err(err, err_len, "unsupported dtype '%.*s%s' (supported: <f2, <f4, <f8, <u2)",
-            echo_len(len), d, echo_ellipsis(len));
+    set_err(err, err_len, "unsupported dtype '%.*s%s' (supported: <f2, <f4, <f8, <u2)", echo_len(len), d,
+            echo_ellipsis(len));
     return -1;
 }
 
 /* ---- file I/O ---- */
 
 /* Reads exactly len bytes; returns the number read (short only at EOF), or -1 with errno. */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
+static ssize_t read_full(int fd, void *buf, size_t len) {
     size_t got = 0;
     while (got < len) {
         size_t chunk = len - got > (size_t)SSIZE_MAX ? (size_t)SSIZE_MAX : len - got;
         ssize_t r = read(fd, (char *)buf + got, chunk);
         if (r < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR) continue;
             return -1;
         }
-        if (r == 0)
-            break;
+        if (r == 0) break;
         got += (size_t)r;
     }
     return (ssize_t)got;
 }
 
-static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t err_len)
-{
+static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t err_len) {
     unsigned char pre[12];
     /* Everything below is bounded by fsize, which fstat gave us before any allocation. */
     size_t want = fsize < sizeof pre ? (size_t)fsize : sizeof pre;
@@ -404,8 +338,7 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
     } else if ((major == 2 || major == 3) && minor == 0) {
         prelen = 12; /* 3.0 only differs by allowing a utf8 header; our subset is ASCII */
     } else {
-        set_err(err, err_len, "unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)",
-                major, minor);
+        set_err(err, err_len, "unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)", major, minor);
         return -1;
     }
     if ((size_t)got < prelen) {
@@ -413,16 +346,13 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
         return -1;
     }
     hlen = (uintmax_t)pre[8] | (uintmax_t)pre[9] << 8;
-    if (prelen == 12)
-        hlen |= (uintmax_t)pre[10] << 16 | (uintmax_t)pre[11] << 24;
+    if (prelen == 12) hlen |= (uintmax_t)pre[10] << 16 | (uintmax_t)pre[11] << 24;
     if (hlen > fsize - prelen) {
-        set_err(err, err_len, "truncated header: header length %ju exceeds the %ju bytes left",
-                hlen, fsize - prelen);
+        set_err(err, err_len, "truncated header: header length %ju exceeds the %ju bytes left", hlen, fsize - prelen);
         return -1;
     }
     if (hlen > NPY_HEADER_MAX) {
-        set_err(err, err_len, "header length %ju is too large (max %zu)", hlen,
-                (size_t)NPY_HEADER_MAX);
+        set_err(err, err_len, "header length %ju is too large (max %zu)", hlen, (size_t)NPY_HEADER_MAX);
         return -1;
     }
 
@@ -446,11 +376,9 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
 
     header_info h;
     int rc = parse_header(hdr, (size_t)hlen, &h, err, err_len);
-    if (rc == 0)
-        rc = lookup_descr(h.descr, h.descr_len, out, err, err_len);
+    if (rc == 0) rc = lookup_descr(h.descr, h.descr_len, out, err, err_len);
     free(hdr); /* h.descr points into hdr; not used past this point */
-    if (rc < 0)
-        return -1;
+    if (rc < 0) return -1;
 
     if (h.ndim > NPY_MAX_DIMS) {
         set_err(err, err_len, "too many dimensions (%zu, max %d)", h.ndim, NPY_MAX_DIMS);
@@ -460,8 +388,7 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
     memcpy(out->shape, h.shape, h.ndim * sizeof h.shape[0]);
     /* For ndim <= 1 C and Fortran order are the same byte layout. */
     if (h.fortran && out->ndim > 1) {
-        set_err(err, err_len, "fortran_order=True is not supported for ndim %d (only ndim <= 1)",
-                out->ndim);
+        set_err(err, err_len, "fortran_order=True is not supported for ndim %d (only ndim <= 1)", out->ndim);
         return -1;
     }
     size_t nbytes;
@@ -475,12 +402,10 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
         return -1;
     }
     if (avail > nbytes) {
-        set_err(err, err_len, "trailing garbage after data: expected %zu bytes, got %ju", nbytes,
-                avail);
+        set_err(err, err_len, "trailing garbage after data: expected %zu bytes, got %ju", nbytes, avail);
         return -1;
     }
-    if (nbytes == 0)
-        return 0;
+    if (nbytes == 0) return 0;
     out->data = malloc(nbytes);
     if (!out->data) {
         set_err(err, err_len, "out of memory allocating %zu bytes of data", nbytes);
@@ -498,10 +423,8 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
     return 0;
 }
 
-int npy_read(const char *path, npy_array *out, char *err, size_t err_len)
-{
-    if (err && err_len)
-        err[0] = '\0';
+int npy_read(const char *path, npy_array *out, char *err, size_t err_len) {
+    if (err && err_len) err[0] = '\0';
     if (!out) {
         set_err(err, err_len, "npy_read: output array is NULL");
         return -1;
@@ -530,8 +453,7 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_len)
     else
         rc = read_fd(fd, (uintmax_t)st.st_size, out, err, err_len);
     close(fd);
-    if (rc < 0)
-        npy_free(out);
+    if (rc < 0) npy_free(out);
     return rc;
 }
 
@@ -539,19 +461,15 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_len)
 
 /* Builds magic, version, length and the space-padded dict exactly as numpy.save does.
  * Returns the preamble length or 0 if buf is too small. */
-static size_t build_preamble(const npy_array *a, char *buf, size_t cap)
-{
+static size_t build_preamble(const npy_array *a, char *buf, size_t cap) {
     char dict[64 + NPY_MAX_DIMS * 24];
-    size_t n = (size_t)snprintf(dict, sizeof dict,
-                                "{'descr': '%s', 'fortran_order': False, 'shape': (",
+    size_t n = (size_t)snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                                 npy_kind_descr(a->kind));
     /* Sized for NPY_MAX_DIMS 20-digit dims; the n checks only guard against that changing. */
     for (int i = 0; i < a->ndim && n < sizeof dict; i++)
         n += (size_t)snprintf(dict + n, sizeof dict - n, i ? ", %zu" : "%zu", a->shape[i]);
-    if (n < sizeof dict)
-        n += (size_t)snprintf(dict + n, sizeof dict - n, "%s), }", a->ndim == 1 ? "," : "");
-    if (n >= sizeof dict)
-        return 0;
+    if (n < sizeof dict) n += (size_t)snprintf(dict + n, sizeof dict - n, "%s), }", a->ndim == 1 ? "," : "");
+    if (n >= sizeof dict) return 0;
 
     /* NumPy: padlen = 64 - (prelen + dictlen + 1) % 64, so a full 64 spaces when already
      * aligned; then the '\n'. Version 2.0 only when the length overflows the 1.0 uint16. */
@@ -560,12 +478,10 @@ static size_t build_preamble(const npy_array *a, char *buf, size_t cap)
         size_t hlen = n + 1;
         size_t pad = NPY_ALIGN - (prelen + hlen) % NPY_ALIGN;
         total = prelen + hlen + pad;
-        if (prelen == 12 || total - prelen <= 0xFFFF)
-            break;
+        if (prelen == 12 || total - prelen <= 0xFFFF) break;
         prelen = 12;
     }
-    if (total > cap)
-        return 0;
+    if (total > cap) return 0;
     size_t hl = total - prelen;
     memcpy(buf, NPY_MAGIC, NPY_MAGIC_LEN);
     buf[6] = prelen == 10 ? 1 : 2;
@@ -582,8 +498,7 @@ static size_t build_preamble(const npy_array *a, char *buf, size_t cap)
     return total;
 }
 
-static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_len)
-{
+static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_len) {
     const char *descr = npy_kind_descr(a->kind);
     if (!descr) {
         set_err(err, err_len, "invalid array kind %d", (int)a->kind);
@@ -591,8 +506,8 @@ static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_le
     }
     for (size_t i = 0; i < NKINDS; i++) {
         if (kinds[i].kind == a->kind && kinds[i].size != a->elem_size) {
-            set_err(err, err_len, "elem_size %zu does not match dtype %s (expected %zu)",
-                    a->elem_size, descr, kinds[i].size);
+            set_err(err, err_len, "elem_size %zu does not match dtype %s (expected %zu)", a->elem_size, descr,
+                    kinds[i].size);
             return -1;
         }
     }
@@ -606,8 +521,7 @@ static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_le
         return -1;
     }
     if (count != a->count) {
-        set_err(err, err_len, "count %zu does not match the shape's element count %zu", a->count,
-                count);
+        set_err(err, err_len, "count %zu does not match the shape's element count %zu", a->count, count);
         return -1;
     }
     if (count > 0 && !a->data) {
@@ -617,10 +531,8 @@ static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_le
     return 0;
 }
 
-int npy_write(const char *path, const npy_array *a, char *err, size_t err_len)
-{
-    if (err && err_len)
-        err[0] = '\0';
+int npy_write(const char *path, const npy_array *a, char *err, size_t err_len) {
+    if (err && err_len) err[0] = '\0';
     if (!path || !a) {
         set_err(err, err_len, "npy_write: %s is NULL", path ? "array" : "path");
         return -1;
@@ -630,8 +542,7 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_len)
         return -1;
     }
     size_t nbytes;
-    if (validate(a, &nbytes, err, err_len) < 0)
-        return -1;
+    if (validate(a, &nbytes, err, err_len) < 0) return -1;
     char pre[2048];
     size_t prelen = build_preamble(a, pre, sizeof pre);
     if (prelen == 0) {
@@ -643,8 +554,7 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_len)
     char *tmp;
     const int fd = ulpb_temp_create(path, &tmp, err, err_len);
     int rc = -1;
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     if (ulpb_write_full(fd, pre, prelen) < 0 || (nbytes && ulpb_write_full(fd, a->data, nbytes) < 0)) {
         set_err(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
         close(fd);

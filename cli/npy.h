@@ -11,11 +11,11 @@ typedef enum { NPY_F2, NPY_F4, NPY_F8, NPY_U2 } npy_kind; /* descr '<f2', '<f4',
 
 typedef struct {
     npy_kind kind;
-    size_t elem_size;           /* 2, 4 or 8 */
-    int ndim;                   /* 0 for a 0-d array (shape ()) */
+    size_t elem_size; /* 2, 4 or 8 */
+    int ndim;         /* 0 for a 0-d array (shape ()) */
     size_t shape[NPY_MAX_DIMS];
-    size_t count;               /* product of shape; 1 for 0-d; may be 0 */
-    void *data;                 /* count*elem_size bytes, malloc'ed (may be NULL when count==0) */
+    size_t count; /* product of shape; 1 for 0-d; may be 0 */
+    void *data;   /* count*elem_size bytes, malloc'ed (may be NULL when count==0) */
 } npy_array;
 
 /* Returns 0 on success; on failure returns -1 and writes a one-line message (no trailing newline)

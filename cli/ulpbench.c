@@ -250,11 +250,13 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
-               "inputs. Reference: %s.\n",
+    fprintf(f,
+            "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
+            "inputs. Reference: %s.\n",
             title, run->command, run->seed, run->samples,
-            strcmp(run->reference, "fast") == 0 ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
-                                                : "MPFR");
+            strcmp(run->reference, "fast") == 0
+                ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
+                : "MPFR");
     environment_line(f);
     ulpb_results_markdown(f, results, count);
     if (gate_text) fprintf(f, "\n%s", gate_text);
@@ -263,19 +265,37 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
 }
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_OUTDIR, OPT_NO_BENCH, OPT_EXHAUSTIVE, OPT_SHARD, OPT_REFERENCE,
-           OPT_RESUME, OPT_MAX_CHUNKS };
-    static const struct option opts[] = {
-        {"op", required_argument, 0, 'o'},       {"dtype", required_argument, 0, 'd'},
-        {"impl", required_argument, 0, 'i'},     {"samples", required_argument, 0, 'n'},
-        {"seed", required_argument, 0, 's'},     {"threads", required_argument, 0, 't'},
-        {"json", required_argument, 0, 'j'},     {"markdown", required_argument, 0, 'm'},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
-        {"max-ulp", required_argument, 0, OPT_MAX_ULP}, {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
-        {"output-dir", required_argument, 0, OPT_OUTDIR}, {"no-bench", no_argument, 0, OPT_NO_BENCH},
-        {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},   {"shard", required_argument, 0, OPT_SHARD},
-        {"reference", required_argument, 0, OPT_REFERENCE}, {"resume", required_argument, 0, OPT_RESUME},
-        {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS}, {0, 0, 0, 0}};
+    enum {
+        OPT_MAX_ULP = 256,
+        OPT_MAX_MIS,
+        OPT_OUTDIR,
+        OPT_NO_BENCH,
+        OPT_EXHAUSTIVE,
+        OPT_SHARD,
+        OPT_REFERENCE,
+        OPT_RESUME,
+        OPT_MAX_CHUNKS
+    };
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
+                                         {"dtype", required_argument, 0, 'd'},
+                                         {"impl", required_argument, 0, 'i'},
+                                         {"samples", required_argument, 0, 'n'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"json", required_argument, 0, 'j'},
+                                         {"markdown", required_argument, 0, 'm'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"max-ulp", required_argument, 0, OPT_MAX_ULP},
+                                         {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
+                                         {"output-dir", required_argument, 0, OPT_OUTDIR},
+                                         {"no-bench", no_argument, 0, OPT_NO_BENCH},
+                                         {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
+                                         {"shard", required_argument, 0, OPT_SHARD},
+                                         {"reference", required_argument, 0, OPT_REFERENCE},
+                                         {"resume", required_argument, 0, OPT_RESUME},
+                                         {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
+                                         {0, 0, 0, 0}};
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
@@ -294,9 +314,12 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 return fail(sub, "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
             break;
         case 'i':
-            if (strcmp(optarg, "all") == 0) o->impl = NULL;
-            else if (!ulpb_impl_known(optarg)) return fail(sub, "unknown implementation '%s' (see ulpbench list)", optarg);
-            else o->impl = optarg;
+            if (strcmp(optarg, "all") == 0)
+                o->impl = NULL;
+            else if (!ulpb_impl_known(optarg))
+                return fail(sub, "unknown implementation '%s' (see ulpbench list)", optarg);
+            else
+                o->impl = optarg;
             break;
         case 'n':
             if (parse_u64(optarg, &o->samples) || o->samples == 0)
@@ -310,9 +333,15 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 return fail(sub, "--threads needs an integer in 1..1024, got '%s'", optarg);
             o->threads = (int)u;
             break;
-        case 'j': o->json_path = optarg; break;
-        case 'm': o->markdown_path = optarg; break;
-        case 'q': o->quiet = true; break;
+        case 'j':
+            o->json_path = optarg;
+            break;
+        case 'm':
+            o->markdown_path = optarg;
+            break;
+        case 'q':
+            o->quiet = true;
+            break;
         case OPT_OUTDIR:
             if (!report) return fail(sub, "unknown option '--output-dir' (try --help)");
             o->output_dir = optarg;
@@ -326,7 +355,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             const double v = strtod(value, &end);
-            if (*value == 0 || *end || !(v >= 0)) return fail(sub, "--max-ulp needs a non-negative number, got '%s'", value);
+            if (*value == 0 || *end || !(v >= 0))
+                return fail(sub, "--max-ulp needs a non-negative number, got '%s'", value);
             o->max_ulp[dt] = v;
             break;
         }
@@ -361,8 +391,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
             break;
-        case 'h': return -1;
-        default: return bad_option(sub, c, argc, argv);
+        case 'h':
+            return -1;
+        default:
+            return bad_option(sub, c, argc, argv);
         }
     }
     if (optind < argc) return fail(sub, "unexpected argument '%s'", argv[optind]);
@@ -434,8 +466,12 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return fail(sub, "no runnable implementation '%s' of %s f32", o->impl ? o->impl : "omk", ulpb_ops[op].name);
         }
-        const ulpb_exhaustive_spec spec = {e,           o->mpfr_reference,      o->shard_given ? o->shard_index : 0,
-                                           o->shard_given ? o->shard_count : 1, o->threads, !o->quiet,
+        const ulpb_exhaustive_spec spec = {e,
+                                           o->mpfr_reference,
+                                           o->shard_given ? o->shard_index : 0,
+                                           o->shard_given ? o->shard_count : 1,
+                                           o->threads,
+                                           !o->quiet,
                                            o->max_chunks};
         ulpb_exhaustive_init(st, &spec);
     }
@@ -456,11 +492,13 @@ static int run_exhaustive(const accuracy_options *o) {
     char *md = NULL;
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);
-    fprintf(f, "## ulpbench accuracy --exhaustive\n\nCommand: `%s`  \nShard %d/%d (0-based), reference %s: %s, %llu inputs, "
-               "%llu fast-reference fallbacks to MPFR, %.1f s.\n",
-            g_command, st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
-            complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
-            (unsigned long long)st->reference_fallbacks, st->seconds);
+    fprintf(
+        f,
+        "## ulpbench accuracy --exhaustive\n\nCommand: `%s`  \nShard %d/%d (0-based), reference %s: %s, %llu inputs, "
+        "%llu fast-reference fallbacks to MPFR, %.1f s.\n",
+        g_command, st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
+        complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
+        (unsigned long long)st->reference_fallbacks, st->seconds);
     ulpb_results_markdown(f, r, 1);
     if (st->stats.misrounded) {
         fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,
@@ -487,11 +525,13 @@ static int run_exhaustive(const accuracy_options *o) {
 /* ---- merge --------------------------------------------------------------------------------- */
 
 static int cmd_merge(int argc, char **argv) {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *out_path = NULL;
     int c;
     while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        if (c == 'o') out_path = optarg;
+        if (c == 'o')
+            out_path = optarg;
         else if (c == 'h') {
             puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
                  "Combines shard results into one (stdout unless -o): those of 'ulpbench accuracy --exhaustive\n"
@@ -547,9 +587,12 @@ static int cmd_merge(int argc, char **argv) {
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
 static int cmd_hard_cases(int argc, char **argv) {
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},     {"starts", required_argument, 0, 'n'},
-                                         {"span", required_argument, 0, 'w'},   {"keep", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
+                                         {"starts", required_argument, 0, 'n'},
+                                         {"span", required_argument, 0, 'w'},
+                                         {"keep", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
@@ -563,13 +606,14 @@ static int cmd_hard_cases(int argc, char **argv) {
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
                 return fail("hard-cases", "%s needs an integer in 1..1000000, got '%s'", argv[optind - 1], optarg);
         } else if (c == 'h') {
-            printf("usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"
-                   "Searches binary64 inputs whose cos/asin lies closest to a rounding midpoint: M consecutive doubles\n"
-                   "from each of N starting points drawn from the accuracy samplers (seed S), ranked with the long\n"
-                   "double reference; prints the K closest per op, then the structural cases (reduction worst case,\n"
-                   "omk's switch points), each measured exactly with MPFR. Output: the data table format of\n"
-                   "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu).\n",
-                   DEFAULT_SEED);
+            printf(
+                "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"
+                "Searches binary64 inputs whose cos/asin lies closest to a rounding midpoint: M consecutive doubles\n"
+                "from each of N starting points drawn from the accuracy samplers (seed S), ranked with the long\n"
+                "double reference; prints the K closest per op, then the structural cases (reduction worst case,\n"
+                "omk's switch points), each measured exactly with MPFR. Output: the data table format of\n"
+                "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu).\n",
+                DEFAULT_SEED);
             return 0;
         } else
             return bad_option("hard-cases", c, argc, argv);
@@ -600,24 +644,26 @@ static int cmd_accuracy(int argc, char **argv) {
     accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED};
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
-        printf("usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
-               "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
-               "                        [--reference mpfr|fast] [--shard K/N]\n\n"
-               "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
-               "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
-               "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
-               "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
-               "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n"
-               "--reference fast: long double (f64) or binary64 (f32) glibc values with a rounding test instead\n"
-               "of MPFR, which still decides the undecided inputs. --shard K/N (f32/f64): slice K of N of every\n"
-               "sampler's indices; ulpbench merge combines the shards.\n\n"
-               "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
-               "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--resume FILE] [--max-chunks N]\n\n"
-               "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
-               "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
-               "SIGINT/SIGTERM (or --max-chunks) stop after the chunks in progress and write a partial result\n"
-               "(exit status 3) that --resume FILE continues; ulpbench merge combines shards.\n",
-               DEFAULT_SAMPLES, DEFAULT_SEED);
+        printf(
+            "usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
+            "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
+            "                        [--reference mpfr|fast] [--shard K/N]\n\n"
+            "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
+            "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
+            "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
+            "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
+            "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n"
+            "--reference fast: long double (f64) or binary64 (f32) glibc values with a rounding test instead\n"
+            "of MPFR, which still decides the undecided inputs. --shard K/N (f32/f64): slice K of N of every\n"
+            "sampler's indices; ulpbench merge combines the shards.\n\n"
+            "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
+            "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--resume FILE] [--max-chunks "
+            "N]\n\n"
+            "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
+            "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
+            "SIGINT/SIGTERM (or --max-chunks) stop after the chunks in progress and write a partial result\n"
+            "(exit status 3) that --resume FILE continues; ulpbench merge combines shards.\n",
+            DEFAULT_SAMPLES, DEFAULT_SEED);
         return 0;
     }
     if (rc) return rc;
@@ -637,8 +683,12 @@ static int cmd_accuracy(int argc, char **argv) {
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
     if (status == 0) {
-        const ulpb_run_info run = {g_command, o.seed, o.samples, o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
-                                   o.shard_given ? o.shard_index : 0, o.shard_given ? o.shard_count : 1};
+        const ulpb_run_info run = {g_command,
+                                   o.seed,
+                                   o.samples,
+                                   o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
+                                   o.shard_given ? o.shard_index : 0,
+                                   o.shard_given ? o.shard_count : 1};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         fputs(md, stdout);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
@@ -732,8 +782,10 @@ static int cmd_bench(int argc, char **argv) {
                                          {"range", required_argument, 0, 'a'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    ulpb_bench_spec spec = {.op_mask = (1u << ULPB_OP_COUNT) - 1, .dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1,
-                            .seed = DEFAULT_SEED, .progress = true};
+    ulpb_bench_spec spec = {.op_mask = (1u << ULPB_OP_COUNT) - 1,
+                            .dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1,
+                            .seed = DEFAULT_SEED,
+                            .progress = true};
     const char *json_path = NULL, *md_path = NULL, *unknown = "";
     bool quick = false, sizes_given = false, range_given = false;
     double range_lo = 0, range_hi = 0;
@@ -782,10 +834,18 @@ static int cmd_bench(int argc, char **argv) {
                 return fail("bench", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
             range_given = true;
             break;
-        case 'j': json_path = optarg; break;
-        case 'm': md_path = optarg; break;
-        case 'k': quick = true; break;
-        case 'q': spec.progress = false; break;
+        case 'j':
+            json_path = optarg;
+            break;
+        case 'm':
+            md_path = optarg;
+            break;
+        case 'k':
+            quick = true;
+            break;
+        case 'q':
+            spec.progress = false;
+            break;
         case 'h':
             printf("usage: ulpbench bench [--op OP|all] [--dtype DT|all] [--impl NAME[,NAME...]|all]\n"
                    "                     [--sizes N[,N...]] [--rounds N] [--seed S] [--quick] [--quiet]\n"
@@ -808,12 +868,14 @@ static int cmd_bench(int argc, char **argv) {
                    DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, DEFAULT_BENCH_ROUNDS,
                    ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
             return 0;
-        default: return bad_option("bench", c, argc, argv);
+        default:
+            return bad_option("bench", c, argc, argv);
         }
     }
     if (optind < argc) return fail("bench", "unexpected argument '%s'", argv[optind]);
     if (!sizes_given) {
-        if (quick) spec.sizes[spec.size_count++] = QUICK_BENCH_SIZE;
+        if (quick)
+            spec.sizes[spec.size_count++] = QUICK_BENCH_SIZE;
         else
             for (size_t i = 0; i < sizeof DEFAULT_BENCH_SIZES / sizeof *DEFAULT_BENCH_SIZES; i++)
                 spec.sizes[spec.size_count++] = DEFAULT_BENCH_SIZES[i];
@@ -915,15 +977,16 @@ static int cmd_report(int argc, char **argv) {
             snprintf(why, sizeof why, "max ULP %.3f > %.3f", r->total.max_ulp, o.max_ulp[d]);
         if (!why[0]) continue;
         char line[300];
-        snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name,
-                 ulpb_dtypes[d].name, why);
+        snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[d].name,
+                 why);
         cJSON_AddItemToArray(failures, cJSON_CreateString(line));
         fprintf(gf, "- FAIL %s\n", line);
     }
     const bool passed = cJSON_GetArraySize(failures) == 0;
     cJSON_AddBoolToObject(gate, "passed", passed);
-    fprintf(gf, "Gate: %s (production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
-                "thresholds in report.json).\n",
+    fprintf(gf,
+            "Gate: %s (production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
+            "thresholds in report.json).\n",
             passed ? "PASSED" : "FAILED");
     fclose(gf);
 
@@ -932,8 +995,13 @@ static int cmd_report(int argc, char **argv) {
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
     if (!o.no_bench) {
-        ulpb_bench_spec spec = {.op_mask = o.op_mask, .dtype_mask = o.dtype_mask, .sizes = {QUICK_BENCH_SIZE},
-                                .size_count = 1, .rounds = QUICK_BENCH_ROUNDS, .seed = o.seed, .progress = !o.quiet};
+        ulpb_bench_spec spec = {.op_mask = o.op_mask,
+                                .dtype_mask = o.dtype_mask,
+                                .sizes = {QUICK_BENCH_SIZE},
+                                .size_count = 1,
+                                .rounds = QUICK_BENCH_ROUNDS,
+                                .seed = o.seed,
+                                .progress = !o.quiet};
         if (o.impl) spec.impls[spec.impl_count++] = o.impl;
         char *bench_md;
         cJSON *throughput;
@@ -970,9 +1038,15 @@ static int cmd_eval(int argc, char **argv) {
     int c;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': op_text = optarg; break;
-        case 'i': impl = optarg; break;
-        case 'd': dtype_text = optarg; break;
+        case 'o':
+            op_text = optarg;
+            break;
+        case 'i':
+            impl = optarg;
+            break;
+        case 'd':
+            dtype_text = optarg;
+            break;
         case 'h':
             puts("usage: ulpbench eval --op {cos|asin} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
                  "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0/2.0,\n"
@@ -980,7 +1054,8 @@ static int cmd_eval(int argc, char **argv) {
                  "--dtype bf16, and writes OUT.npy with the same shape and dtype. On any error: one line on stderr,\n"
                  "exit status 2, and OUT.npy is not created.");
             return 0;
-        default: return bad_option("eval", c, argc, argv);
+        default:
+            return bad_option("eval", c, argc, argv);
         }
     }
     if (!op_text) return fail("eval", "missing --op (cos or asin)");
@@ -1060,13 +1135,20 @@ int main(int argc, char **argv) {
     g_executable = argv[0];
     int status;
     /* getopt sees the subcommand as argv[0] */
-    if (strcmp(sub, "list") == 0) status = cmd_list(argc - 1, argv + 1);
-    else if (strcmp(sub, "accuracy") == 0) status = cmd_accuracy(argc - 1, argv + 1);
-    else if (strcmp(sub, "eval") == 0) status = cmd_eval(argc - 1, argv + 1);
-    else if (strcmp(sub, "report") == 0) status = cmd_report(argc - 1, argv + 1);
-    else if (strcmp(sub, "merge") == 0) status = cmd_merge(argc - 1, argv + 1);
-    else if (strcmp(sub, "hard-cases") == 0) status = cmd_hard_cases(argc - 1, argv + 1);
-    else if (strcmp(sub, "bench") == 0) status = cmd_bench(argc - 1, argv + 1);
+    if (strcmp(sub, "list") == 0)
+        status = cmd_list(argc - 1, argv + 1);
+    else if (strcmp(sub, "accuracy") == 0)
+        status = cmd_accuracy(argc - 1, argv + 1);
+    else if (strcmp(sub, "eval") == 0)
+        status = cmd_eval(argc - 1, argv + 1);
+    else if (strcmp(sub, "report") == 0)
+        status = cmd_report(argc - 1, argv + 1);
+    else if (strcmp(sub, "merge") == 0)
+        status = cmd_merge(argc - 1, argv + 1);
+    else if (strcmp(sub, "hard-cases") == 0)
+        status = cmd_hard_cases(argc - 1, argv + 1);
+    else if (strcmp(sub, "bench") == 0)
+        status = cmd_bench(argc - 1, argv + 1);
     else {
         fprintf(stderr, "ulpbench: unknown command '%s' (try 'ulpbench --help')\n", sub);
         status = EXIT_USAGE;

@@ -166,7 +166,7 @@ static inline double asin_f32_fast(float x) { /* returns asin |x| */
 
 /* No second path: |x| >= 1 is special. */
 #define asin_F32_HUGE_END_BITS 0x3f800000u
-#define asin_f32_huge asin_f32_fast
+#define asin_f32_huge          asin_f32_fast
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
 static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }

@@ -16,9 +16,9 @@
  *                 2/pi (>= 60 significant bits even for the binary64 closest to a multiple of
  *                 pi/2, |r| ~ 2^-61).
  *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2), C and S of degree 6 and 9 in r^2
- *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading correction terms are double-doubles summed
- *   error-free, so the result + tail is good to ~2^-62 relative.
- * binary32 (cos_f32_fast for |x| < 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
+ *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading correction terms are
+ * double-doubles summed error-free, so the result + tail is good to ~2^-62 relative. binary32 (cos_f32_fast for |x| <
+ * 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
  *   -+sin(|x| - (2k+1) pi/2) with one odd polynomial of degree 13 on |r| <= pi/2 (K_SIN_POLY_F32,
  *   2^-43.72), in binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit chunks of 2/pi
  *   beyond; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and

@@ -97,8 +97,8 @@ static int check(const char *name, ref_op op, int odd, fast_fn fast, fast_fn hug
     printf("%s: fast path %" PRIu64 " inputs, max distance %.2f binary64 ulps (guard %d) at 0x%08" PRIx32, name,
            fast_stats.checked, fast_stats.worst, OMK_F32_GUARD, fast_stats.worst_bits);
     if (huge)
-        printf("; huge path %" PRIu64 " inputs, max distance %.2f at 0x%08" PRIx32, huge_stats.checked, huge_stats.worst,
-               huge_stats.worst_bits);
+        printf("; huge path %" PRIu64 " inputs, max distance %.2f at 0x%08" PRIx32, huge_stats.checked,
+               huge_stats.worst, huge_stats.worst_bits);
     printf("; %" PRIu64 " redone through the accurate path; %" PRIu64
            " general-path inputs near a midpoint checked with MPFR; %" PRIu64 " misrounded\n",
            ambiguous, general_checked, ambiguous_wrong);
@@ -106,7 +106,8 @@ static int check(const char *name, ref_op op, int odd, fast_fn fast, fast_fn hug
 }
 
 int main(void) {
-    int failed = check("cos f32", REF_COS, 0, cos_f32_fast, cos_f32_huge, cos_f64_dd, cos_f32_accurate, cos_needs_slow_path);
+    int failed =
+        check("cos f32", REF_COS, 0, cos_f32_fast, cos_f32_huge, cos_f64_dd, cos_f32_accurate, cos_needs_slow_path);
     failed |= check("asin f32", REF_ASIN, 1, asin_f32_fast, NULL, asin_f64_dd, asin_f32_accurate, asin_needs_slow_path);
     return failed;
 }

@@ -16,14 +16,16 @@ const char *omk_isa_name(omk_isa isa) { return isa < OMK_ISA_COUNT ? isa_names[i
 bool omk_isa_supported(omk_isa isa) {
     __builtin_cpu_init();
     switch (isa) {
-    case OMK_ISA_SCALAR: return true;
+    case OMK_ISA_SCALAR:
+        return true;
     case OMK_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
     case OMK_ISA_AVX512:
         return omk_isa_supported(OMK_ISA_AVX2) && __builtin_cpu_supports("avx512f") &&
                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512vl");
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -41,19 +43,19 @@ omk_isa omk_isa_selected(void) {
     return best;
 }
 
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
-    typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                            \
-    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                        \
-    static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;               \
-    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n) {                       \
-        static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {                                   \
-            omk_##op##_##dtype##_scalar, omk_##op##_##dtype##_avx2, omk_##op##_##dtype##_avx512};  \
-        const op##_##dtype##_fn chosen = builds[omk_isa_selected()];                               \
-        atomic_store_explicit(&op##_##dtype##_impl, chosen, memory_order_relaxed);                 \
-        chosen(x, y, n);                                                                           \
-    }                                                                                              \
-    void omk_##op##_##dtype(const ctype *x, ctype *y, size_t n) {                                  \
-        atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed)(x, y, n);                 \
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+    typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                                                 \
+    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                                            \
+    static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;                                    \
+    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n) {                                           \
+        static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {                                                       \
+            omk_##op##_##dtype##_scalar, omk_##op##_##dtype##_avx2, omk_##op##_##dtype##_avx512};                      \
+        const op##_##dtype##_fn chosen = builds[omk_isa_selected()];                                                   \
+        atomic_store_explicit(&op##_##dtype##_impl, chosen, memory_order_relaxed);                                     \
+        chosen(x, y, n);                                                                                               \
+    }                                                                                                                  \
+    void omk_##op##_##dtype(const ctype *x, ctype *y, size_t n) {                                                      \
+        atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed)(x, y, n);                                     \
     }
 #include "omk_kernels.def"
 #undef OMK_KERNEL

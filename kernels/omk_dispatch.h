@@ -17,9 +17,9 @@ const char *omk_isa_name(omk_isa isa);
 omk_isa omk_isa_selected(void);
 
 /* Per-ISA builds of every kernel: omk_cos_f32_avx2, ... */
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
-    void omk_##op##_##dtype##_scalar(const ctype *x, ctype *y, size_t n);                          \
-    void omk_##op##_##dtype##_avx2(const ctype *x, ctype *y, size_t n);                            \
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+    void omk_##op##_##dtype##_scalar(const ctype *x, ctype *y, size_t n);                                              \
+    void omk_##op##_##dtype##_avx2(const ctype *x, ctype *y, size_t n);                                                \
     void omk_##op##_##dtype##_avx512(const ctype *x, ctype *y, size_t n);
 #include "omk_kernels.def"
 #undef OMK_KERNEL

@@ -11,8 +11,8 @@
 #ifndef OMK_ISA
 #define OMK_ISA scalar
 #endif
-#define OMK_CAT2(a, b) a##_##b
-#define OMK_CAT(a, b) OMK_CAT2(a, b)
+#define OMK_CAT2(a, b)     a##_##b
+#define OMK_CAT(a, b)      OMK_CAT2(a, b)
 #define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
 
 /* Array loops work in blocks of OMK_BLOCK. One branch-free pass, which the compiler vectorizes,
@@ -34,36 +34,36 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
  * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
  * result (for example the sign applied after narrowing); round_key(approx): rounding-test
  * distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit, \
-                       accurate)                                                                                   \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                      \
-        const size_t m = (n) - start < OMK_BLOCK ? (n) - start : OMK_BLOCK;                        \
-        T copy[OMK_BLOCK], *out = (y) + start;                                                     \
-        const T *in = (x) + start;                                                                 \
-        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T)); \
-        U max_abs = 0;                                                                             \
-        uint64_t min_key = UINT64_MAX;                                                             \
-        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                     \
-        for (size_t i = 0; i < m; i++) {                                                           \
-            const double approx = fast(in[i]);                                                     \
-            out[i] = finish(in[i], (T)approx);                                                     \
-            const U a = abs_bits(in[i]);                                                           \
-            const uint64_t key = round_key(approx);                                                \
-            max_abs = a > max_abs ? a : max_abs;                                                   \
-            min_key = key < min_key ? key : min_key;                                               \
-        }                                                                                          \
-        if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                             \
-        uint8_t flagged[OMK_BLOCK];                                                                \
-        OMK_PRAGMA(omp simd)                                                                       \
-        for (size_t i = 0; i < m; i++) {                                                           \
-            const U a = abs_bits(in[i]);                                                           \
-            const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));    \
-            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                  \
-            out[i] = finish(in[i], (T)approx);                                                     \
-            flagged[i] = (uint8_t)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));   \
-        }                                                                                          \
-        for (size_t i = 0; i < m; i++)                                                             \
-            if (flagged[i]) out[i] = accurate(in[i]);                                              \
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit,   \
+                       accurate)                                                                                       \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
+        const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
+        T copy[OMK_BLOCK], *out = (y) + start;                                                                         \
+        const T *in = (x) + start;                                                                                     \
+        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));                  \
+        U max_abs = 0;                                                                                                 \
+        uint64_t min_key = UINT64_MAX;                                                                                 \
+        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                                         \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const double approx = fast(in[i]);                                                                         \
+            out[i] = finish(in[i], (T)approx);                                                                         \
+            const U a = abs_bits(in[i]);                                                                               \
+            const uint64_t key = round_key(approx);                                                                    \
+            max_abs = a > max_abs ? a : max_abs;                                                                       \
+            min_key = key < min_key ? key : min_key;                                                                   \
+        }                                                                                                              \
+        if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                                                 \
+        uint8_t flagged[OMK_BLOCK];                                                                                    \
+        OMK_PRAGMA(omp simd)                                                                                           \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const U a = abs_bits(in[i]);                                                                               \
+            const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
+            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                      \
+            out[i] = finish(in[i], (T)approx);                                                                         \
+            flagged[i] = (uint8_t)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                       \
+        }                                                                                                              \
+        for (size_t i = 0; i < m; i++)                                                                                 \
+            if (flagged[i]) out[i] = accurate(in[i]);                                                                  \
     }
 
 static inline uint64_t omk_bits64(double x) {
@@ -101,37 +101,37 @@ static inline float omk_float_from_bits(uint32_t u) {
  * binary64 redoes slow lanes through op##_f64_dd; binary32 also redoes results within
  * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
  * tables (table16.c) that op##_<dtype>_direct fills. odd_sign: 0x8000 for odd ops, 0 for even. */
-#define OMK_DEFINE_KERNELS(op, odd_sign)                                                            \
-    static double op##_f64_elem(double x) {                                                        \
-        double tail;                                                                               \
-        return op##_f64_dd(x, &tail);                                                              \
-    }                                                                                              \
-    static float op##_f32_accurate(float x) {                                                      \
-        double tail;                                                                               \
-        const double y = op##_f64_dd((double)x, &tail);                                            \
-        return omk_round_dd_to_float(y, tail);                                                     \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                      \
-        OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT),     \
-                       op##_f64_fast, op##_f64_fast, omk_bits64(op##_FAST_LIMIT), omk_keep_f64,    \
-                       omk_no_rounding_key, 0, op##_f64_elem)                                      \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                        \
-        OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), \
-                       op##_f32_fast, op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish,      \
-                       omk_f32_rounding_key, 2u * OMK_F32_GUARD, op##_f32_accurate)                \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {           \
-        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i]))); \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {          \
-        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(op##_f64_elem(omk_bf16_to_double(x[i]))); \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_f16)(const uint16_t *x, uint16_t *y, size_t n) {                  \
-        omk_lookup16(omk_table_##op##_f16(), odd_sign, x, y, n);                                   \
-    }                                                                                              \
-    void OMK_ISA_NAME(omk_##op##_bf16)(const uint16_t *x, uint16_t *y, size_t n) {                 \
-        omk_lookup16(omk_table_##op##_bf16(), odd_sign, x, y, n);                                  \
+#define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
+    static double op##_f64_elem(double x) {                                                                            \
+        double tail;                                                                                                   \
+        return op##_f64_dd(x, &tail);                                                                                  \
+    }                                                                                                                  \
+    static float op##_f32_accurate(float x) {                                                                          \
+        double tail;                                                                                                   \
+        const double y = op##_f64_dd((double)x, &tail);                                                                \
+        return omk_round_dd_to_float(y, tail);                                                                         \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
+        OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT), op##_f64_fast,          \
+                       op##_f64_fast, omk_bits64(op##_FAST_LIMIT), omk_keep_f64, omk_no_rounding_key, 0,               \
+                       op##_f64_elem)                                                                                  \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
+        OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
+                       op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish, omk_f32_rounding_key,                   \
+                       2u * OMK_F32_GUARD, op##_f32_accurate)                                                          \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {                               \
+        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i])));               \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {                              \
+        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(op##_f64_elem(omk_bf16_to_double(x[i])));             \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_f16)(const uint16_t *x, uint16_t *y, size_t n) {                                      \
+        omk_lookup16(omk_table_##op##_f16(), odd_sign, x, y, n);                                                       \
+    }                                                                                                                  \
+    void OMK_ISA_NAME(omk_##op##_bf16)(const uint16_t *x, uint16_t *y, size_t n) {                                     \
+        omk_lookup16(omk_table_##op##_bf16(), odd_sign, x, y, n);                                                      \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the

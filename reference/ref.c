@@ -27,8 +27,10 @@ double ref_decode(const ref_format *fmt, uint64_t bits) {
 
 static int mpfr_apply(ref_op op, mpfr_t y, const mpfr_t x, mpfr_rnd_t rnd) {
     switch (op) {
-    case REF_COS: return mpfr_cos(y, x, rnd);
-    case REF_ASIN: return mpfr_asin(y, x, rnd);
+    case REF_COS:
+        return mpfr_cos(y, x, rnd);
+    case REF_ASIN:
+        return mpfr_asin(y, x, rnd);
     }
     return 0;
 }
@@ -89,8 +91,7 @@ ref_verdict ref_compare(const ref_value *v, double y) {
     const int expect_nan = isnan(v->rounded), got_nan = isnan(y);
     if (expect_nan || got_nan) return expect_nan && got_nan ? REF_MATCH : REF_SPECIAL_MISMATCH;
     if (isinf(v->rounded) || isinf(y)) return y == v->rounded ? REF_MATCH : REF_SPECIAL_MISMATCH;
-    if (v->rounded == 0.0 && y == 0.0)
-        return signbit(v->rounded) == signbit(y) ? REF_MATCH : REF_SPECIAL_MISMATCH;
+    if (v->rounded == 0.0 && y == 0.0) return signbit(v->rounded) == signbit(y) ? REF_MATCH : REF_SPECIAL_MISMATCH;
     return y == v->rounded ? REF_MATCH : REF_MISROUNDED;
 }
 

@@ -18,7 +18,7 @@ typedef struct {
     double rounded;  /* f(x) correctly rounded to the format (RNE, subnormals, overflow) */
     double exact_hi; /* f(x) to ~106 bits: exact_hi + exact_lo */
     double exact_lo;
-    double ulp;      /* ulp in the binade of the exact value (format's subnormal ulp below) */
+    double ulp; /* ulp in the binade of the exact value (format's subnormal ulp below) */
 } ref_value;
 
 /* Decodes a bit pattern of the format (in the low bits of `bits`) to its exact value. */

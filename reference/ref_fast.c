@@ -60,7 +60,7 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
     const double y = op == REF_COS ? cos(x) : asin(x);
     const uint64_t mantissa = bits_of(y) & 0x000fffffffffffffull;
     const uint64_t low29 = mantissa & 0x1fffffff;
-    if (low29 + MARGIN_ULPS - 0x10000000u <= 2 * MARGIN_ULPS) return 0; /* near a midpoint */
+    if (low29 + MARGIN_ULPS - 0x10000000u <= 2 * MARGIN_ULPS) return 0;                     /* near a midpoint */
     if (mantissa < MARGIN_ULPS || mantissa > 0x000fffffffffffffull - MARGIN_ULPS) return 0; /* near 2^k */
     out->rounded = (double)(float)y;
     out->exact_hi = y;
@@ -84,7 +84,7 @@ int ref_fast_binary64(ref_op op, double x, ref_value *out) {
     const double mantissa = frexp(fabs(hi), &e); /* |hi| in [2^(e-1), 2^e) */
     const long double ulp = ldexpl(1.0L, e - 1 - 52);
     const long double margin = BINARY64_MARGIN * fabsl(y);
-    if (fabsl(fabsl(lo) - ulp / 2) <= margin) return 0;                     /* near a midpoint */
+    if (fabsl(fabsl(lo) - ulp / 2) <= margin) return 0;                                    /* near a midpoint */
     if ((mantissa == 0.5 && fabsl(lo) <= ulp) || fabs(mantissa - 1.0) < 0x1p-50) return 0; /* near 2^k */
     out->rounded = out->exact_hi = hi;
     out->exact_lo = (double)lo;

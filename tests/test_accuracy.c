@@ -36,10 +36,22 @@ static void expect_exhaustive_cr(ulpb_op_id op, ulpb_dtype_id dtype) {
     assert_true(r.total.max_ulp <= 0.5);
 }
 
-static void cos_f16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_f16); }
-static void cos_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_bf16); }
-static void asin_f16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_f16); }
-static void asin_bf16_exhaustive(void **state) { (void)state; expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_bf16); }
+static void cos_f16_exhaustive(void **state) {
+    (void)state;
+    expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_f16);
+}
+static void cos_bf16_exhaustive(void **state) {
+    (void)state;
+    expect_exhaustive_cr(ULPB_OP_cos, ULPB_DTYPE_bf16);
+}
+static void asin_f16_exhaustive(void **state) {
+    (void)state;
+    expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_f16);
+}
+static void asin_bf16_exhaustive(void **state) {
+    (void)state;
+    expect_exhaustive_cr(ULPB_OP_asin, ULPB_DTYPE_bf16);
+}
 
 /* What omk promises, from the registry's gate columns: binary32 correctly rounded, binary64 below
  * 0.51 ULP, on every sampler. */
@@ -81,7 +93,8 @@ static void samplers_are_reproducible(void **state) {
                 ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 8, 1));
     /* asin_near_one stays inside (-1, 1); asin_near_zero below 1/2 */
     for (uint64_t i = 0; i < 10000; i++) {
-        uint32_t b = (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
+        uint32_t b =
+            (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
         float f;
         memcpy(&f, &b, 4);
         assert_true(fabsf(f) < 1.0f && fabsf(f) >= 0.5f);
@@ -93,9 +106,9 @@ static void samplers_are_reproducible(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cos_f16_exhaustive),     cmocka_unit_test(cos_bf16_exhaustive),
-        cmocka_unit_test(asin_f16_exhaustive),    cmocka_unit_test(asin_bf16_exhaustive),
-        cmocka_unit_test(sampled_meets_gate), cmocka_unit_test(ruler_catches_double_rounding),
+        cmocka_unit_test(cos_f16_exhaustive),        cmocka_unit_test(cos_bf16_exhaustive),
+        cmocka_unit_test(asin_f16_exhaustive),       cmocka_unit_test(asin_bf16_exhaustive),
+        cmocka_unit_test(sampled_meets_gate),        cmocka_unit_test(ruler_catches_double_rounding),
         cmocka_unit_test(samplers_are_reproducible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

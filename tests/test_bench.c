@@ -32,10 +32,14 @@ static void sizes_blocks_and_rounds(void **state) {
 
 static double value_of(ulpb_dtype_id dtype, const void *p, size_t i) {
     switch (dtype) {
-    case ULPB_DTYPE_f16: return omk_f16_to_f32(((const uint16_t *)p)[i]);
-    case ULPB_DTYPE_bf16: return omk_bf16_to_f32(((const uint16_t *)p)[i]);
-    case ULPB_DTYPE_f32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
+    case ULPB_DTYPE_f16:
+        return omk_f16_to_f32(((const uint16_t *)p)[i]);
+    case ULPB_DTYPE_bf16:
+        return omk_bf16_to_f32(((const uint16_t *)p)[i]);
+    case ULPB_DTYPE_f32:
+        return ((const float *)p)[i];
+    default:
+        return ((const double *)p)[i];
     }
 }
 

@@ -137,7 +137,9 @@ static void eval_matches_library(void **state) {
     const float x[6] = {-1.0f, -0.5f, 0.0f, 0.25f, 0.5f, 1.0f};
     const size_t shape[2] = {2, 3};
     write_array("x32.npy", NPY_F4, 2, shape, x);
-    assert_int_equal(run("eval --op cos " "$D/x32.npy $D/y32.npy"), 0);
+    assert_int_equal(run("eval --op cos "
+                         "$D/x32.npy $D/y32.npy"),
+                     0);
     npy_array y;
     char err[256];
     assert_int_equal(npy_read(path("y32.npy"), &y, err, sizeof err), 0);
@@ -243,7 +245,8 @@ static void sampled_shards_merge(void **state) {
     for (int k = 0; k < 3; k++) {
         char args[256];
         snprintf(args, sizeof args,
-                 "accuracy --op asin --dtype f64 --impl omk --samples 6000 --shard %d/3 --quiet --json $D/s%d.json", k, k);
+                 "accuracy --op asin --dtype f64 --impl omk --samples 6000 --shard %d/3 --quiet --json $D/s%d.json", k,
+                 k);
         assert_int_equal(run(args), 0);
     }
     assert_int_equal(run("merge -o $D/merged.json $D/s2.json $D/s0.json $D/s1.json"), 0);
@@ -252,7 +255,7 @@ static void sampled_shards_merge(void **state) {
     const cJSON *rw = cJSON_GetArrayItem(cJSON_GetObjectItem(whole, "results"), 0);
     const cJSON *rm = cJSON_GetArrayItem(cJSON_GetObjectItem(merged, "results"), 0);
     static const char *const keys[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches", "max_ulp",
-                                       "worst", "histogram", "samplers"};
+                                       "worst",  "histogram",         "samplers"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         cJSON *x = cJSON_GetObjectItem(rw, keys[i]), *y = cJSON_GetObjectItem(rm, keys[i]);
         if (strcmp(keys[i], "samplers") == 0) { /* compare counts only: per-sampler means add in another order */

@@ -85,10 +85,10 @@ static void narrowing_ties_overflow_subnormals(void **state) {
     assert_int_equal(omk_f32_to_bf16(3.4e38f), 0x7f80);
     /* subnormals kept (bfloat16 too, unlike the hardware narrowing instruction) */
     assert_int_equal(omk_f32_to_f16(0x1p-24f), 0x0001);
-    assert_int_equal(omk_f32_to_f16(0x1p-25f), 0x0000);          /* tie to even: 0 */
-    assert_int_equal(omk_f32_to_f16(0x1.8p-24f), 0x0002);        /* tie to even: 2 */
+    assert_int_equal(omk_f32_to_f16(0x1p-25f), 0x0000);   /* tie to even: 0 */
+    assert_int_equal(omk_f32_to_f16(0x1.8p-24f), 0x0002); /* tie to even: 2 */
     assert_int_equal(omk_f32_to_f16(0x1.0p-25f + 0x1p-40f), 0x0001);
-    assert_int_equal(omk_f32_to_f16(0x1.ffcp-15f), 0x0400);      /* rounds up into the normals */
+    assert_int_equal(omk_f32_to_f16(0x1.ffcp-15f), 0x0400); /* rounds up into the normals */
     assert_int_equal(omk_f32_to_bf16(0x1p-133f), 0x0001);
     assert_int_equal(omk_f32_to_bf16(f32_from(0x00000001)), 0x0000);
     assert_int_equal(omk_f32_to_bf16(f32_from(0x00008001)), 0x0001);

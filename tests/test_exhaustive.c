@@ -42,13 +42,20 @@ static float sample(uint64_t i) {
     const uint64_t r = mix(i);
     const double u = (double)(r >> 11) * 0x1p-53;
     switch (i % 7) {
-    case 0: return float_from((uint32_t)r);
-    case 1: return (float)(-M_PI + 2 * M_PI * u);
-    case 2: return (float)(-1e4 + 2e4 * u);
-    case 3: return (float)(-1.0 + 2.0 * u);
-    case 4: return float_from(0x3f800000u - (uint32_t)(r % (1u << 23)) - 1); /* just below 1 */
-    case 5: return float_from((uint32_t)(r % 0x33800000u));                /* below 2^-24 */
-    default: return float_from(0x4b000000u + (uint32_t)(r % 0x34000000u)); /* 2^23 and above */
+    case 0:
+        return float_from((uint32_t)r);
+    case 1:
+        return (float)(-M_PI + 2 * M_PI * u);
+    case 2:
+        return (float)(-1e4 + 2e4 * u);
+    case 3:
+        return (float)(-1.0 + 2.0 * u);
+    case 4:
+        return float_from(0x3f800000u - (uint32_t)(r % (1u << 23)) - 1); /* just below 1 */
+    case 5:
+        return float_from((uint32_t)(r % 0x33800000u)); /* below 2^-24 */
+    default:
+        return float_from(0x4b000000u + (uint32_t)(r % 0x34000000u)); /* 2^23 and above */
     }
 }
 
@@ -114,7 +121,8 @@ static double binary64_input(int op, long i) {
 static void fast_reference_agrees_with_mpfr(void **state) {
     (void)state;
     static const ref_format binary32 = {24, 8};
-    expect_agreement(ref_fast_binary32, &binary32, binary32_input, ULPB_FAST_REFERENCE_SAMPLES, binary32_neighbour, 1e-6);
+    expect_agreement(ref_fast_binary32, &binary32, binary32_input, ULPB_FAST_REFERENCE_SAMPLES, binary32_neighbour,
+                     1e-6);
 }
 
 #ifndef ULPB_FAST_REFERENCE_SAMPLES_F64
@@ -270,8 +278,8 @@ static void cli_interrupt_and_merge(void **state) {
     if (child == 0) {
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
-        execl(ULPBENCH_BIN, ULPBENCH_BIN, "accuracy", "--op", "asin", "--dtype", "f32", "--impl", "glibc", "--exhaustive",
-              "--reference", "mpfr", "--quiet", "--json", json, (char *)NULL);
+        execl(ULPBENCH_BIN, ULPBENCH_BIN, "accuracy", "--op", "asin", "--dtype", "f32", "--impl", "glibc",
+              "--exhaustive", "--reference", "mpfr", "--quiet", "--json", json, (char *)NULL);
         _exit(127);
     }
     sleep(2);

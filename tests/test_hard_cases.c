@@ -39,14 +39,17 @@ static void hard_cases_table(void **state) {
         const double x = from_bits(input);
         ref_value exact, fast;
         ref_eval(ulpb_ops[op_id].ref, &binary64, x, &exact);
-        if (exact.rounded != from_bits(expected)) fail_msg("%s(%a): MPFR gives %a, the table %a", op, x, exact.rounded, from_bits(expected));
+        if (exact.rounded != from_bits(expected))
+            fail_msg("%s(%a): MPFR gives %a, the table %a", op, x, exact.rounded, from_bits(expected));
         if (ref_fast_binary64(ulpb_ops[op_id].ref, x, &fast)) {
             fast_decided++;
             if (fast.rounded != exact.rounded) fail_msg("%s(%a): the fast reference decided %a", op, x, fast.rounded);
         }
         double y;
-        if (op_id == ULPB_OP_cos) omk_cos_f64(&x, &y, 1);
-        else omk_asin_f64(&x, &y, 1);
+        if (op_id == ULPB_OP_cos)
+            omk_cos_f64(&x, &y, 1);
+        else
+            omk_asin_f64(&x, &y, 1);
         const double err = ref_ulp_error(&exact, y);
         if (!(err <= 0.51)) fail_msg("omk %s(%a) = %a: %.4f ULP", op, x, y, err);
         misrounded += y != exact.rounded;
@@ -56,8 +59,8 @@ static void hard_cases_table(void **state) {
     fclose(f);
     ref_free_cache();
     assert_true(rows >= 40);
-    print_message("%d hard cases: omk max %.4f ULP, %d misrounded; fast reference decided %d\n", rows, worst, misrounded,
-                  fast_decided);
+    print_message("%d hard cases: omk max %.4f ULP, %d misrounded; fast reference decided %d\n", rows, worst,
+                  misrounded, fast_decided);
 }
 
 int main(void) {

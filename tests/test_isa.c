@@ -38,16 +38,16 @@ enum {
  * file) goes through a counting wrapper: the dispatch test sees which build an entry point runs. */
 static unsigned long build_calls[KERNEL_COUNT][OMK_ISA_COUNT];
 
-#define OMK_WRAP(op, dtype, ctype, isa, index)                                                      \
-    void __real_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                    \
-    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                    \
-    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n) {                   \
-        build_calls[K_##op##_##dtype][index]++;                                                    \
-        __real_omk_##op##_##dtype##_##isa(x, y, n);                                                \
+#define OMK_WRAP(op, dtype, ctype, isa, index)                                                                         \
+    void __real_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
+    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
+    void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n) {                                       \
+        build_calls[K_##op##_##dtype][index]++;                                                                        \
+        __real_omk_##op##_##dtype##_##isa(x, y, n);                                                                    \
     }
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
-    OMK_WRAP(op, dtype, ctype, scalar, OMK_ISA_SCALAR)                                             \
-    OMK_WRAP(op, dtype, ctype, avx2, OMK_ISA_AVX2)                                                 \
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+    OMK_WRAP(op, dtype, ctype, scalar, OMK_ISA_SCALAR)                                                                 \
+    OMK_WRAP(op, dtype, ctype, avx2, OMK_ISA_AVX2)                                                                     \
     OMK_WRAP(op, dtype, ctype, avx512, OMK_ISA_AVX512)
 #include "omk_kernels.def"
 #undef OMK_KERNEL
@@ -63,11 +63,11 @@ typedef struct {
 } kernel;
 
 #define OMK_FN(f) (kernel_fn)(void (*)(void)) f
-#define OMK_KERNEL(op, dtype, ctype)                                                                \
-    {#op "_" #dtype,                                                                               \
-     #op,                                                                                          \
-     sizeof(ctype),                                                                                \
-     {OMK_FN(omk_##op##_##dtype##_scalar), OMK_FN(omk_##op##_##dtype##_avx2), OMK_FN(omk_##op##_##dtype##_avx512)}, \
+#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+    {#op "_" #dtype,                                                                                                   \
+     #op,                                                                                                              \
+     sizeof(ctype),                                                                                                    \
+     {OMK_FN(omk_##op##_##dtype##_scalar), OMK_FN(omk_##op##_##dtype##_avx2), OMK_FN(omk_##op##_##dtype##_avx512)},    \
      OMK_FN(omk_##op##_##dtype)},
 static const kernel kernels[] = {
 #include "omk_kernels.def"
@@ -92,19 +92,35 @@ static void fill_inputs(const kernel *k, unsigned char *buf, size_t n) {
             float v;
             const uint32_t bits = (uint32_t)(r >> 32);
             switch (r & 3) {
-            case 0: memcpy(&v, &bits, 4); break;
-            case 1: v = (float)((double)(int32_t)bits * 0x1p-29); break; /* |v| < 4 */
-            case 2: v = (float)((double)(int32_t)bits * 0x1p-16); break; /* |v| < 2^15 */
-            default: v = (r & 4) ? NAN : (r & 8) ? INFINITY : (r & 16) ? 0x1p-149f : 1.0f; break;
+            case 0:
+                memcpy(&v, &bits, 4);
+                break;
+            case 1:
+                v = (float)((double)(int32_t)bits * 0x1p-29);
+                break; /* |v| < 4 */
+            case 2:
+                v = (float)((double)(int32_t)bits * 0x1p-16);
+                break; /* |v| < 2^15 */
+            default:
+                v = (r & 4) ? NAN : (r & 8) ? INFINITY : (r & 16) ? 0x1p-149f : 1.0f;
+                break;
             }
             memcpy(buf + 4 * i, &v, 4);
         } else {
             double v;
             switch (r & 3) {
-            case 0: memcpy(&v, &r, 8); break;
-            case 1: v = (double)(int64_t)r * 0x1p-61; break;
-            case 2: v = (double)(int64_t)r * 0x1p-40; break;
-            default: v = (r & 4) ? NAN : (r & 8) ? -INFINITY : (r & 16) ? 0x1p-1074 : -1.0; break;
+            case 0:
+                memcpy(&v, &r, 8);
+                break;
+            case 1:
+                v = (double)(int64_t)r * 0x1p-61;
+                break;
+            case 2:
+                v = (double)(int64_t)r * 0x1p-40;
+                break;
+            default:
+                v = (r & 4) ? NAN : (r & 8) ? -INFINITY : (r & 16) ? 0x1p-1074 : -1.0;
+                break;
             }
             memcpy(buf + 8 * i, &v, 8);
         }
@@ -183,33 +199,34 @@ static void random_tails_in_place_unaligned(void **state) {
 /* Probe values: specials, range and fast-path boundaries, and hard inputs (binary32 results
  * within 1000 binary64 ulps of a binary32 rounding midpoint, found with long double cosl/asinl;
  * the binary64 hard-to-round table in tests/data), each also negated. */
-static const uint16_t f16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x1000,
-                                      0x3800, 0x3bff, 0xbbff, 0x3c00, 0xbc00, 0x3c01, 0xbc01, 0xc000, 0x4248,
-                                      0x3e48, 0x6400, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01,
-                                      0xfc01, 0x7fff, 0xffff};
-static const uint16_t bf16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080, 0x3000,
-                                       0x3f00, 0x3f7f, 0xbf7f, 0x3f80, 0xbf80, 0x3f81, 0xbf81, 0xc000, 0x4049,
-                                       0x3fc9, 0x4980, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81,
-                                       0xff81, 0x7fff, 0xffff};
-static const uint32_t f32_probes[] = {
-    0x00000000, 0x80000000, 0x00000001, 0x800c0000, 0x007fffff, 0x00800000, 0x80800000, /* zeros, subnormals, FLT_MIN */
-    0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, /* FLT_MAX, inf, NaN */
-    0x3f800000, 0xbf800000, 0x3f800001, 0xbf800001, 0x3f7fffff, 0xbf7fffff, 0xc0400000, 0x3f000000, /* |x| ~ 1, 0.5 */
-    0x39800000, 0x49800000, 0xc9800000, 0x497fffff, 0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
-    0x5f000000, 0x7effffff};
+static const uint16_t f16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x1000, 0x3800,
+                                      0x3bff, 0xbbff, 0x3c00, 0xbc00, 0x3c01, 0xbc01, 0xc000, 0x4248, 0x3e48, 0x6400,
+                                      0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7fff, 0xffff};
+static const uint16_t bf16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080, 0x3000, 0x3f00,
+                                       0x3f7f, 0xbf7f, 0x3f80, 0xbf80, 0x3f81, 0xbf81, 0xc000, 0x4049, 0x3fc9, 0x4980,
+                                       0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81, 0xff81, 0x7fff, 0xffff};
+static const uint32_t f32_probes[] = {0x00000000, 0x80000000, 0x00000001, 0x800c0000,
+                                      0x007fffff, 0x00800000, 0x80800000, /* zeros, subnormals, FLT_MIN */
+                                      0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
+                                      0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, /* FLT_MAX, inf, NaN */
+                                      0x3f800000, 0xbf800000, 0x3f800001, 0xbf800001,
+                                      0x3f7fffff, 0xbf7fffff, 0xc0400000, 0x3f000000, /* |x| ~ 1, 0.5 */
+                                      0x39800000, 0x49800000, 0xc9800000, 0x497fffff,
+                                      0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
+                                      0x5f000000, 0x7effffff};
 static const uint32_t f32_hard[][12] = {
     /* cos */ {0x3a544395, 0x3b2b94b8, 0x3c531807, 0x3e128c12, 0x41b55c8b, 0x44f64944, 0x4918b449, 0x48b27027,
                0x6e2ae2f0, 0x69a05a21, 0x5c638637, 0x68492c70},
     /* asin */ {0x3d2c777b, 0x3efa35f3, 0x3b36aa13, 0x3ef2d78c, 0x3e00018b, 0x3d9d9a23, 0x3f32b5ba, 0x3f7e3693,
                 0x3f2f91b4, 0x3f083a1a, 0x3e8096e7, 0x3a9dd66b}};
-static const uint64_t f64_probes[] = {
-    0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000100000000000, 0x000fffffffffffff,
-    0x0010000000000000, 0x8010000000000000, 0x7fefffffffffffff, 0xffefffffffffffff, 0x7ff0000000000000,
-    0xfff0000000000000, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0x7fffffffffffffff,
-    0x3ff0000000000000, 0xbff0000000000000, 0x3ff0000000000001, 0xbff0000000000001, 0x3fefffffffffffff,
-    0xbfefffffffffffff, 0xc000000000000000, 0x3fe0000000000000, 0x3e40000000000000, 0x4130000000000000,
-    0xc130000000000000, 0x412fffffffffffff, 0x4130000000000001, 0x400921fb54442d18, 0x3ff921fb54442d18,
-    0x4330000000000000, 0x7fe0000000000000};
+static const uint64_t f64_probes[] = {0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000100000000000,
+                                      0x000fffffffffffff, 0x0010000000000000, 0x8010000000000000, 0x7fefffffffffffff,
+                                      0xffefffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
+                                      0xfff8000000000000, 0x7ff0000000000001, 0x7fffffffffffffff, 0x3ff0000000000000,
+                                      0xbff0000000000000, 0x3ff0000000000001, 0xbff0000000000001, 0x3fefffffffffffff,
+                                      0xbfefffffffffffff, 0xc000000000000000, 0x3fe0000000000000, 0x3e40000000000000,
+                                      0x4130000000000000, 0xc130000000000000, 0x412fffffffffffff, 0x4130000000000001,
+                                      0x400921fb54442d18, 0x3ff921fb54442d18, 0x4330000000000000, 0x7fe0000000000000};
 enum { MAX_PROBES = 256 };
 
 /* The probe values of one kernel; returns their count. */
@@ -430,8 +447,8 @@ static void omk_isa_values(void **state) {
             fail_msg("OMK_ISA=%s (%s by this CPU) selects %s", omk_isa_expected_names[isa],
                      omk_isa_supported((omk_isa)isa) ? "supported" : "not supported", omk_isa_name(selected));
     }
-    static const char *const others[] = {"", "AVX2", "Scalar", "avx", "avx5", "avx2 ", " avx2", "avx512f",
-                                         "avx5122", "scalarx", "sse2", "none", "auto", "garbage"};
+    static const char *const others[] = {"",        "AVX2",    "Scalar",  "avx",  "avx5", "avx2 ", " avx2",
+                                         "avx512f", "avx5122", "scalarx", "sse2", "none", "auto",  "garbage"};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         assert_int_equal(setenv("OMK_ISA", others[i], 1), 0);
         const omk_isa selected = omk_isa_selected();

@@ -69,7 +69,8 @@ static void asin_special_values(void **state) {
     assert_true(f_out[5] == 0.0f && signbit(f_out[5]));
     assert_true(f_out[6] == 0x1.921fb6p+0f && f_out[7] == -0x1.921fb6p+0f);
     assert_true(f_out[8] == 0x1p-149f && f_out[9] == -0x1.8p-130f);
-    const uint16_t h_in[] = {F16_NAN, F16_SNAN, F16_INF, 0x3c01, 0xc000, 0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x83ff};
+    const uint16_t h_in[] = {F16_NAN, F16_SNAN, F16_INF, 0x3c01, 0xc000, 0x0000,
+                             0x8000,  0x3c00,   0xbc00,  0x0001, 0x83ff};
     uint16_t h_out[11];
     omk_asin_f16(h_in, h_out, 11);
     for (int i = 0; i < 5; i++) assert_true(f16_is_qnan(h_out[i] & 0x7fff));
@@ -79,7 +80,8 @@ static void asin_special_values(void **state) {
     assert_int_equal(h_out[8], 0xbe48);
     assert_int_equal(h_out[9], 0x0001);
     assert_int_equal(h_out[10], 0x83ff);
-    const uint16_t b_in[] = {BF16_NAN, BF16_SNAN, BF16_INF, 0x3f81, 0xc000, 0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x807f};
+    const uint16_t b_in[] = {BF16_NAN, BF16_SNAN, BF16_INF, 0x3f81, 0xc000, 0x0000,
+                             0x8000,   0x3f80,    0xbf80,   0x0001, 0x807f};
     uint16_t b_out[11];
     omk_asin_bf16(b_in, b_out, 11);
     for (int i = 0; i < 5; i++) assert_true(bf16_is_qnan(b_out[i] & 0x7fff));
@@ -109,8 +111,10 @@ static void onnx_examples(void **state) {
         for (int i = 0; i < count; i++) assert_int_equal(fscanf(f, "%f", &x[i]), 1);
         for (int i = 0; i < count; i++) assert_int_equal(fscanf(f, "%f", &want[i]), 1);
         if (!fgets(line, sizeof line, f)) break;
-        if (strcmp(op, "cos") == 0) omk_cos_f32(x, got, (size_t)count);
-        else omk_asin_f32(x, got, (size_t)count);
+        if (strcmp(op, "cos") == 0)
+            omk_cos_f32(x, got, (size_t)count);
+        else
+            omk_asin_f32(x, got, (size_t)count);
         for (int i = 0; i < count; i++) {
             /* printed output precision plus the input's printing error times the slope */
             const double slope = strcmp(op, "cos") == 0 ? 1.0 : 1.0 / sqrt(fmax(1e-12, 1.0 - (double)x[i] * x[i]));
@@ -192,10 +196,8 @@ static void forced_isa_selected(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(forced_isa_selected),
-        cmocka_unit_test(cos_special_values),
-        cmocka_unit_test(asin_special_values),
-        cmocka_unit_test(onnx_examples),
+        cmocka_unit_test(forced_isa_selected), cmocka_unit_test(cos_special_values),
+        cmocka_unit_test(asin_special_values), cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

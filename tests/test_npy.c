@@ -23,25 +23,21 @@ static char g_dir[4096];
 
 /* ---- helpers ---- */
 
-static const char *fpath(const char *name)
-{
+static const char *fpath(const char *name) {
     static char buf[8192];
     snprintf(buf, sizeof buf, "%s/%s", g_dir, name);
     return buf;
 }
 
-static void write_file(const char *name, const void *bytes, size_t len)
-{
+static void write_file(const char *name, const void *bytes, size_t len) {
     FILE *f = fopen(fpath(name), "wb");
     assert_non_null(f);
-    if (len)
-        assert_int_equal(fwrite(bytes, 1, len, f), len);
+    if (len) assert_int_equal(fwrite(bytes, 1, len, f), len);
     assert_int_equal(fclose(f), 0);
 }
 
 /* Reads a whole file; caller frees. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
+static unsigned char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     assert_int_equal(fseek(f, 0, SEEK_END), 0);
@@ -57,9 +53,8 @@ static unsigned char *slurp(const char *path, size_t *len)
 }
 
 /* Builds a .npy file from an explicit header string so tests control every byte. */
-static void write_npy_raw(const char *name, int major, int minor, const char *hdr, size_t hlen,
-                          const void *data, size_t dlen)
-{
+static void write_npy_raw(const char *name, int major, int minor, const char *hdr, size_t hlen, const void *data,
+                          size_t dlen) {
     size_t prelen = major == 1 ? 10 : 12;
     size_t total = prelen + hlen + dlen;
     unsigned char *buf = malloc(total + 1);
@@ -74,28 +69,24 @@ static void write_npy_raw(const char *name, int major, int minor, const char *hd
         buf[11] = (unsigned char)(hlen >> 24 & 0xFF);
     }
     memcpy(buf + prelen, hdr, hlen);
-    if (dlen)
-        memcpy(buf + prelen + hlen, data, dlen);
+    if (dlen) memcpy(buf + prelen + hlen, data, dlen);
     write_file(name, buf, total);
     free(buf);
 }
 
-static void write_v1(const char *name, const char *hdr, size_t dlen)
-{
+static void write_v1(const char *name, const char *hdr, size_t dlen) {
     static const unsigned char zeros[64];
     assert_true(dlen <= sizeof zeros);
     write_npy_raw(name, 1, 0, hdr, strlen(hdr), zeros, dlen);
 }
 
 /* Asserts npy_read fails with a one-line message containing kw and leaves *out zeroed. */
-static void expect_read_fail_path(const char *path, const char *kw)
-{
+static void expect_read_fail_path(const char *path, const char *kw) {
     char err[256] = "";
     npy_array a;
     memset(&a, 0xAB, sizeof a); /* the reader must reset this even on failure */
     int rc = npy_read(path, &a, err, sizeof err);
-    if (rc != -1 || !strstr(err, kw))
-        print_error("path %s: rc=%d err='%s', wanted '%s'\n", path, rc, err, kw);
+    if (rc != -1 || !strstr(err, kw)) print_error("path %s: rc=%d err='%s', wanted '%s'\n", path, rc, err, kw);
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err, kw));
     assert_null(strchr(err, '\n'));
@@ -104,56 +95,45 @@ static void expect_read_fail_path(const char *path, const char *kw)
     npy_free(&a);
 }
 
-static void expect_read_fail(const char *name, const char *kw)
-{
-    expect_read_fail_path(fpath(name), kw);
-}
+static void expect_read_fail(const char *name, const char *kw) { expect_read_fail_path(fpath(name), kw); }
 
-static void expect_v1_fail(const char *hdr, size_t dlen, const char *kw)
-{
+static void expect_v1_fail(const char *hdr, size_t dlen, const char *kw) {
     write_v1("bad.npy", hdr, dlen);
     expect_read_fail("bad.npy", kw);
 }
 
-static void read_ok(const char *name, npy_array *a)
-{
+static void read_ok(const char *name, npy_array *a) {
     char err[256] = "";
     int rc = npy_read(fpath(name), a, err, sizeof err);
-    if (rc != 0)
-        print_error("%s: %s\n", name, err);
+    if (rc != 0) print_error("%s: %s\n", name, err);
     assert_int_equal(rc, 0);
 }
 
 /* Entries of a directory other than . and .. */
-static int count_entries(const char *dir)
-{
+static int count_entries(const char *dir) {
     DIR *d = opendir(dir);
     assert_non_null(d);
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
     closedir(d);
     return n;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
     (void)st, (void)flag, (void)ftw;
     return remove(path);
 }
 
-static int group_setup(void **state)
-{
+static int group_setup(void **state) {
     (void)state;
     const char *t = getenv("TMPDIR");
     snprintf(g_dir, sizeof g_dir, "%s/npy_test_XXXXXX", t && *t ? t : "/tmp");
     return mkdtemp(g_dir) ? 0 : -1;
 }
 
-static int group_teardown(void **state)
-{
+static int group_teardown(void **state) {
     (void)state;
     return nftw(g_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -167,8 +147,7 @@ static const struct {
     {0, {0}}, {1, {0}}, {1, {5}}, {3, {2, 3, 4}}, {2, {3, 0}}, {2, {129, 257}},
 };
 
-static void round_trip_kind(npy_kind kind, size_t esize)
-{
+static void round_trip_kind(npy_kind kind, size_t esize) {
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         npy_array a = {.kind = kind, .elem_size = esize, .ndim = shapes[s].ndim};
         a.count = 1;
@@ -178,8 +157,7 @@ static void round_trip_kind(npy_kind kind, size_t esize)
         }
         size_t nbytes = a.count * esize;
         unsigned char *data = nbytes ? malloc(nbytes) : NULL;
-        for (size_t i = 0; i < nbytes; i++)
-            data[i] = (unsigned char)(i * 37u + s * 11u + (unsigned)kind);
+        for (size_t i = 0; i < nbytes; i++) data[i] = (unsigned char)(i * 37u + s * 11u + (unsigned)kind);
         a.data = data;
 
         char err[256] = "";
@@ -202,44 +180,37 @@ static void round_trip_kind(npy_kind kind, size_t esize)
         assert_int_equal(b.kind, kind);
         assert_int_equal(b.elem_size, esize);
         assert_int_equal(b.ndim, a.ndim);
-        for (int i = 0; i < a.ndim; i++)
-            assert_int_equal(b.shape[i], a.shape[i]);
+        for (int i = 0; i < a.ndim; i++) assert_int_equal(b.shape[i], a.shape[i]);
         assert_int_equal(b.count, a.count);
-        if (nbytes)
-            assert_memory_equal(b.data, data, nbytes);
+        if (nbytes) assert_memory_equal(b.data, data, nbytes);
         npy_free(&b);
         assert_null(b.data);
         free(data);
     }
 }
 
-static void test_round_trip_f2(void **state)
-{
+static void test_round_trip_f2(void **state) {
     (void)state;
     round_trip_kind(NPY_F2, 2);
 }
 
-static void test_round_trip_f4(void **state)
-{
+static void test_round_trip_f4(void **state) {
     (void)state;
     round_trip_kind(NPY_F4, 4);
 }
 
-static void test_round_trip_f8(void **state)
-{
+static void test_round_trip_f8(void **state) {
     (void)state;
     round_trip_kind(NPY_F8, 8);
 }
 
-static void test_round_trip_u2(void **state)
-{
+static void test_round_trip_u2(void **state) {
     (void)state;
     round_trip_kind(NPY_U2, 2);
 }
 
 /* The exact bytes numpy.save produces for np.zeros(5) (header length 118 = 'v'). */
-static void test_header_matches_numpy(void **state)
-{
+static void test_header_matches_numpy(void **state) {
     (void)state;
     static const char dict5[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }";
     static const char dict34[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }";
@@ -258,8 +229,11 @@ static void test_header_matches_numpy(void **state)
     };
     static unsigned char zeros[96];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        npy_array a = {.kind = cases[c].kind, .elem_size = cases[c].esize,
-                       .ndim = cases[c].ndim, .count = cases[c].count, .data = zeros};
+        npy_array a = {.kind = cases[c].kind,
+                       .elem_size = cases[c].esize,
+                       .ndim = cases[c].ndim,
+                       .count = cases[c].count,
+                       .data = zeros};
         memcpy(a.shape, cases[c].shape, sizeof cases[c].shape);
         char err[256];
         assert_int_equal(npy_write(fpath("hdr.npy"), &a, err, sizeof err), 0);
@@ -279,8 +253,7 @@ static void test_header_matches_numpy(void **state)
 
 /* ---- accepted inputs written by hand ---- */
 
-static void test_read_version2(void **state)
-{
+static void test_read_version2(void **state) {
     (void)state;
     /* Version 2.0 with a 4-byte length; the header is padded the way numpy would. */
     char hdr[116];
@@ -308,8 +281,7 @@ static void test_read_version2(void **state)
     npy_free(&a);
 }
 
-static void test_read_hand_written(void **state)
-{
+static void test_read_hand_written(void **state) {
     (void)state;
     /* Double quotes, different key order, no trailing comma, no padding at all. */
     const uint16_t vals[6] = {0, 1, 2, 65535, 4, 5};
@@ -364,8 +336,7 @@ static void test_read_hand_written(void **state)
 
 /* ---- rejections ---- */
 
-static void test_reject_bad_magic(void **state)
-{
+static void test_reject_bad_magic(void **state) {
     (void)state;
     write_file("magic1.npy", "hello world, not numpy", 22);
     expect_read_fail("magic1.npy", "not a .npy file");
@@ -377,8 +348,7 @@ static void test_reject_bad_magic(void **state)
     expect_read_fail("magic4.npy", "not a .npy file");
 }
 
-static void test_reject_version(void **state)
-{
+static void test_reject_version(void **state) {
     (void)state;
     const char *h = "{'descr': '<f4', 'fortran_order': False, 'shape': (), }";
     write_npy_raw("ver.npy", 4, 0, h, strlen(h), "abcd", 4);
@@ -389,8 +359,7 @@ static void test_reject_version(void **state)
     expect_read_fail("ver.npy", "version 0.0");
 }
 
-static void test_reject_truncated_header(void **state)
-{
+static void test_reject_truncated_header(void **state) {
     (void)state;
     write_file("th.npy", "\x93NUMPY\x01", 7);
     expect_read_fail("th.npy", "truncated header");
@@ -407,8 +376,7 @@ static void test_reject_truncated_header(void **state)
     expect_read_fail("th.npy", "truncated header");
 }
 
-static void test_reject_huge_header(void **state)
-{
+static void test_reject_huge_header(void **state) {
     (void)state;
     /* A header that really is present but absurdly long (2 MiB of spaces). */
     size_t hlen = (size_t)2 << 20;
@@ -421,8 +389,7 @@ static void test_reject_huge_header(void **state)
     expect_read_fail("huge.npy", "too large");
 }
 
-static void test_reject_malformed(void **state)
-{
+static void test_reject_malformed(void **state) {
     (void)state;
     static const struct {
         const char *hdr;
@@ -474,17 +441,13 @@ static void test_reject_malformed(void **state)
     expect_read_fail("mal.npy", "malformed header");
 }
 
-static void test_reject_unsupported_dtype(void **state)
-{
+static void test_reject_unsupported_dtype(void **state) {
     (void)state;
-    static const char *descrs[] = {"<i4", "=f4", "|u2", "<u4", "<f16", "float32", "", "<u1",
-                                   "|f4", "<c8"};
+    static const char *descrs[] = {"<i4", "=f4", "|u2", "<u4", "<f16", "float32", "", "<u1", "|f4", "<c8"};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
         char hdr[128], want[128];
-        snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (5,), }",
-                 descrs[i]);
-        snprintf(want, sizeof want, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2)",
-                 descrs[i]);
+        snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (5,), }", descrs[i]);
+        snprintf(want, sizeof want, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2)", descrs[i]);
         expect_v1_fail(hdr, 20, want);
     }
     /* Long descrs are echoed shortened, and the message stays one line. */
@@ -493,38 +456,28 @@ static void test_reject_unsupported_dtype(void **state)
     expect_v1_fail(hdr, 20, "...' (supported");
 }
 
-static void test_reject_big_endian(void **state)
-{
+static void test_reject_big_endian(void **state) {
     (void)state;
     expect_v1_fail("{'descr': '>f4', 'fortran_order': False, 'shape': (5,), }", 20,
                    "big-endian dtype '>f4' is not supported");
-    expect_v1_fail("{'descr': '>u2', 'fortran_order': False, 'shape': (5,), }", 10,
-                   "big-endian dtype '>u2'");
+    expect_v1_fail("{'descr': '>u2', 'fortran_order': False, 'shape': (5,), }", 10, "big-endian dtype '>u2'");
     expect_v1_fail("{'descr': '>f8', 'fortran_order': False, 'shape': (), }", 8, "big-endian");
 }
 
-static void test_reject_fortran_order(void **state)
-{
+static void test_reject_fortran_order(void **state) {
     (void)state;
-    expect_v1_fail("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24,
-                   "fortran_order");
-    expect_v1_fail("{'descr': '<u2', 'fortran_order': True, 'shape': (1, 1, 1), }", 2,
-                   "fortran_order");
+    expect_v1_fail("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24, "fortran_order");
+    expect_v1_fail("{'descr': '<u2', 'fortran_order': True, 'shape': (1, 1, 1), }", 2, "fortran_order");
 }
 
-static void test_reject_shape_overflow(void **state)
-{
+static void test_reject_shape_overflow(void **state) {
     (void)state;
     char hdr[256];
-    snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, 2), }",
-             SIZE_MAX);
+    snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, 2), }", SIZE_MAX);
     expect_v1_fail(hdr, 0, "overflow");
-    snprintf(hdr, sizeof hdr, "{'descr': '<f2', 'fortran_order': False, 'shape': (%zu,), }",
-             SIZE_MAX);
+    snprintf(hdr, sizeof hdr, "{'descr': '<f2', 'fortran_order': False, 'shape': (%zu,), }", SIZE_MAX);
     expect_v1_fail(hdr, 0, "overflow"); /* fits as a count, not as a byte size */
-    snprintf(hdr, sizeof hdr,
-             "{'descr': '<u2', 'fortran_order': False, 'shape': (0, %zu, %zu), }", SIZE_MAX,
-             SIZE_MAX);
+    snprintf(hdr, sizeof hdr, "{'descr': '<u2', 'fortran_order': False, 'shape': (0, %zu, %zu), }", SIZE_MAX, SIZE_MAX);
     expect_v1_fail(hdr, 0, "overflow"); /* empty, but strides would still overflow */
     expect_v1_fail("{'descr': '<f8', 'fortran_order': False, 'shape': "
                    "(99999999999999999999999999,), }",
@@ -534,23 +487,18 @@ static void test_reject_shape_overflow(void **state)
                    0, "overflow");
 }
 
-static void test_reject_too_many_dims(void **state)
-{
+static void test_reject_too_many_dims(void **state) {
     (void)state;
     char hdr[4096];
     for (int nd = 33; nd <= 1000; nd += 967) {
-        size_t n = (size_t)snprintf(hdr, sizeof hdr,
-                                    "{'descr': '<f4', 'fortran_order': False, 'shape': (");
-        for (int i = 0; i < nd; i++)
-            n += (size_t)snprintf(hdr + n, sizeof hdr - n, "1, ");
+        size_t n = (size_t)snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
+        for (int i = 0; i < nd; i++) n += (size_t)snprintf(hdr + n, sizeof hdr - n, "1, ");
         snprintf(hdr + n, sizeof hdr - n, "), }");
         expect_v1_fail(hdr, 4, "too many dimensions");
     }
     /* Exactly NPY_MAX_DIMS is fine. */
-    size_t n = (size_t)snprintf(hdr, sizeof hdr,
-                                "{'descr': '<f4', 'fortran_order': False, 'shape': (");
-    for (int i = 0; i < NPY_MAX_DIMS; i++)
-        n += (size_t)snprintf(hdr + n, sizeof hdr - n, "1,");
+    size_t n = (size_t)snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (");
+    for (int i = 0; i < NPY_MAX_DIMS; i++) n += (size_t)snprintf(hdr + n, sizeof hdr - n, "1,");
     snprintf(hdr + n, sizeof hdr - n, ")}");
     write_v1("dims32.npy", hdr, 4);
     npy_array a;
@@ -560,8 +508,7 @@ static void test_reject_too_many_dims(void **state)
     npy_free(&a);
 }
 
-static void test_reject_truncated_data(void **state)
-{
+static void test_reject_truncated_data(void **state) {
     (void)state;
     const char *h = "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }";
     expect_v1_fail(h, 12, "truncated data: expected 20 bytes, got 12");
@@ -569,20 +516,17 @@ static void test_reject_truncated_data(void **state)
     /* Huge claimed shape with a tiny file: must fail on size, not try to allocate 4 TiB. */
     expect_v1_fail("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 8,
                    "expected 4398046511104 bytes, got 8");
-    expect_v1_fail("{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 7,
-                   "expected 8 bytes");
+    expect_v1_fail("{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 7, "expected 8 bytes");
 }
 
-static void test_reject_trailing_garbage(void **state)
-{
+static void test_reject_trailing_garbage(void **state) {
     (void)state;
     expect_v1_fail("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 24,
                    "trailing garbage after data: expected 20 bytes, got 24");
     expect_v1_fail("{'descr': '<u2', 'fortran_order': False, 'shape': (0,), }", 1, "trailing");
 }
 
-static void test_reject_not_a_file(void **state)
-{
+static void test_reject_not_a_file(void **state) {
     (void)state;
     char want[256];
     snprintf(want, sizeof want, "%s", strerror(ENOENT));
@@ -607,12 +551,10 @@ static void test_reject_not_a_file(void **state)
 
 /* Every truncation of a valid file must fail cleanly, and random byte corruption must never
  * crash (ASan/UBSan catch what asserts cannot). */
-static void test_hostile_mutations(void **state)
-{
+static void test_hostile_mutations(void **state) {
     (void)state;
     float vals[6] = {1, 2, 3, 4, 5, 6};
-    npy_array a = {.kind = NPY_F4, .elem_size = 4, .ndim = 2, .shape = {2, 3}, .count = 6,
-                   .data = vals};
+    npy_array a = {.kind = NPY_F4, .elem_size = 4, .ndim = 2, .shape = {2, 3}, .count = 6, .data = vals};
     char err[256];
     assert_int_equal(npy_write(fpath("orig.npy"), &a, err, sizeof err), 0);
     size_t len;
@@ -655,8 +597,7 @@ static void test_hostile_mutations(void **state)
 
 /* ---- writer failures ---- */
 
-static void test_write_nonexistent_dir(void **state)
-{
+static void test_write_nonexistent_dir(void **state) {
     (void)state;
     float v = 1.0f;
     npy_array a = {.kind = NPY_F4, .elem_size = 4, .ndim = 0, .count = 1, .data = &v};
@@ -668,16 +609,14 @@ static void test_write_nonexistent_dir(void **state)
     assert_int_equal(stat(fpath("no"), &st), -1);
 }
 
-static void test_write_failure_leaves_no_temp(void **state)
-{
+static void test_write_failure_leaves_no_temp(void **state) {
     (void)state;
     /* A directory squatting on the target path makes rename() fail after the temp file has
      * been fully written: the temp file must be cleaned up. */
     assert_int_equal(mkdir(fpath("clean"), 0755), 0);
     assert_int_equal(mkdir(fpath("clean/target.npy"), 0755), 0);
     uint16_t v[3] = {1, 2, 3};
-    npy_array a = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {3}, .count = 3,
-                   .data = v};
+    npy_array a = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {3}, .count = 3, .data = v};
     char err[256] = "";
     assert_int_equal(npy_write(fpath("clean/target.npy"), &a, err, sizeof err), -1);
     assert_non_null(strstr(err, "rename"));
@@ -696,12 +635,10 @@ static void test_write_failure_leaves_no_temp(void **state)
     assert_int_equal(count_entries(fpath("clean")), 2);
 }
 
-static void test_write_invalid_array_keeps_existing(void **state)
-{
+static void test_write_invalid_array_keeps_existing(void **state) {
     (void)state;
     float vals[4] = {1, 2, 3, 4};
-    const npy_array good = {.kind = NPY_F4, .elem_size = 4, .ndim = 1, .shape = {4}, .count = 4,
-                            .data = vals};
+    const npy_array good = {.kind = NPY_F4, .elem_size = 4, .ndim = 1, .shape = {4}, .count = 4, .data = vals};
     char err[256] = "";
     assert_int_equal(npy_write(fpath("keep.npy"), &good, err, sizeof err), 0);
     size_t len0;
@@ -711,12 +648,8 @@ static void test_write_invalid_array_keeps_existing(void **state)
         npy_array a;
         const char *kw;
     } bad[] = {
-        {good, "invalid array kind"},
-        {good, "elem_size"},
-        {good, "invalid ndim"},
-        {good, "invalid ndim"},
-        {good, "count"},
-        {good, "data is NULL"},
+        {good, "invalid array kind"}, {good, "elem_size"}, {good, "invalid ndim"},
+        {good, "invalid ndim"},       {good, "count"},     {good, "data is NULL"},
         {good, "overflow"},
     };
     bad[0].a.kind = (npy_kind)7;
@@ -730,8 +663,7 @@ static void test_write_invalid_array_keeps_existing(void **state)
     bad[6].a.shape[1] = 3;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(npy_write(fpath("keep.npy"), &bad[i].a, err, sizeof err), -1);
-        if (!strstr(err, bad[i].kw))
-            print_error("case %zu: '%s'\n", i, err);
+        if (!strstr(err, bad[i].kw)) print_error("case %zu: '%s'\n", i, err);
         assert_non_null(strstr(err, bad[i].kw));
         assert_int_equal(npy_write(fpath("never.npy"), &bad[i].a, err, sizeof err), -1);
     }
@@ -748,13 +680,11 @@ static void test_write_invalid_array_keeps_existing(void **state)
     assert_int_equal(npy_write(fpath("never.npy"), NULL, NULL, 0), -1);
 }
 
-static void test_write_overwrite_and_relative(void **state)
-{
+static void test_write_overwrite_and_relative(void **state) {
     (void)state;
     /* Overwriting replaces the file; a bare file name writes into the cwd. */
     uint16_t v1[2] = {1, 2}, v2[3] = {7, 8, 9};
-    npy_array a = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {2}, .count = 2,
-                   .data = v1};
+    npy_array a = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {2}, .count = 2, .data = v1};
     char err[256];
     char cwd[4096];
     assert_non_null(getcwd(cwd, sizeof cwd));
@@ -774,8 +704,7 @@ static void test_write_overwrite_and_relative(void **state)
     npy_free(&b);
 }
 
-static void test_kind_descr_and_free(void **state)
-{
+static void test_kind_descr_and_free(void **state) {
     (void)state;
     assert_string_equal(npy_kind_descr(NPY_F2), "<f2");
     assert_string_equal(npy_kind_descr(NPY_F4), "<f4");
@@ -789,8 +718,7 @@ static void test_kind_descr_and_free(void **state)
     npy_free(&a); /* idempotent */
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_f2),
         cmocka_unit_test(test_round_trip_f4),

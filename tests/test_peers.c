@@ -46,10 +46,14 @@ static uint64_t bits_at(const void *p, size_t bytes, size_t i) {
 
 static bool is_nan_bits(uint64_t b, ulpb_dtype_id dtype) {
     switch (dtype) {
-    case ULPB_DTYPE_f16: return (b & 0x7fff) > 0x7c00;
-    case ULPB_DTYPE_bf16: return (b & 0x7fff) > 0x7f80;
-    case ULPB_DTYPE_f32: return (b & 0x7fffffff) > 0x7f800000;
-    default: return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    case ULPB_DTYPE_f16:
+        return (b & 0x7fff) > 0x7c00;
+    case ULPB_DTYPE_bf16:
+        return (b & 0x7fff) > 0x7f80;
+    case ULPB_DTYPE_f32:
+        return (b & 0x7fffffff) > 0x7f800000;
+    default:
+        return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
     }
 }
 
@@ -74,8 +78,10 @@ static size_t comparison_inputs(ulpb_op_id op, ulpb_dtype_id dtype, void *x, siz
     }
     const double specials[] = {0.0, -0.0, NAN, INFINITY, -INFINITY, 1.0, -1.0, 1.5, -2.0, 1e-30, -1e-30, 0.5, -0.5};
     for (size_t i = 0; i < sizeof specials / sizeof *specials && n < capacity; i++, n++) {
-        if (dtype == ULPB_DTYPE_f32) ((float *)x)[n] = (float)specials[i];
-        else ((double *)x)[n] = specials[i];
+        if (dtype == ULPB_DTYPE_f32)
+            ((float *)x)[n] = (float)specials[i];
+        else
+            ((double *)x)[n] = specials[i];
     }
     return n;
 }
@@ -152,8 +158,9 @@ static void tails_match_single_calls(void **state) {
             memset(y, 0xa5, sizeof y);
             peer->fn(x, y, n);
             for (size_t i = n * bytes; i < sizeof y; i++)
-                if (y[i] != 0xa5) fail_msg("%s %s %s: n=%zu wrote byte %zu", peer->impl, ulpb_ops[peer->op].name,
-                                           ulpb_dtypes[peer->dtype].name, n, i);
+                if (y[i] != 0xa5)
+                    fail_msg("%s %s %s: n=%zu wrote byte %zu", peer->impl, ulpb_ops[peer->op].name,
+                             ulpb_dtypes[peer->dtype].name, n, i);
             for (size_t i = 0; i < n; i++) {
                 peer->fn(x + i * bytes, one, 1);
                 if (memcmp(one, y + i * bytes, bytes) != 0)

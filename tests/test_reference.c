@@ -64,7 +64,7 @@ static void reference_known_values(void **state) {
     assert_true(v.rounded == 1.5703125);
     ref_eval(REF_ASIN, &BF16, 1.0, &v);
     assert_true(v.rounded == 1.5703125);
-    ref_eval(REF_COS, &F64, 0x1p1023, &v); /* huge argument: MPFR reduces exactly */
+    ref_eval(REF_COS, &F64, 0x1p1023, &v);           /* huge argument: MPFR reduces exactly */
     assert_true(v.rounded == -0x1.a719f26c232bfp-1); /* -0.82636983..., as glibc cos also gives */
     /* NaN cases */
     ref_eval(REF_ASIN, &F32, 2.0, &v);
@@ -101,10 +101,8 @@ static void decode_formats(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ulp_error_by_hand),
-        cmocka_unit_test(reference_ulp_follows_binade_of_exact),
-        cmocka_unit_test(reference_known_values),
-        cmocka_unit_test(compare_classes),
+        cmocka_unit_test(ulp_error_by_hand),      cmocka_unit_test(reference_ulp_follows_binade_of_exact),
+        cmocka_unit_test(reference_known_values), cmocka_unit_test(compare_classes),
         cmocka_unit_test(decode_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
