@@ -164,9 +164,11 @@ static inline double asin_f32_fast(float x) { /* returns asin |x| */
     return omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v); /* asin |x| */
 }
 
-/* No second path: |x| >= 1 is special. */
+/* No second paths: |x| >= 1 is special. */
 #define asin_F32_HUGE_END_BITS 0x3f800000u
 #define asin_f32_huge          asin_f32_fast
+#define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
+#define asin_f64_huge          asin_f64_fast
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
 static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }

@@ -6,25 +6,28 @@
  *   from one 80-entry table (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
  *   polynomials of degree 8 and 9 in r (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
  *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
- *   Measured: max 0.504 ULP, 0.014% misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64
- *   --impl omk --samples 100000000 --reference fast).
- * binary64, other x (cos_f64_dd, one lane at a time; also the accurate path of binary32 and the
- *   source of the 16-bit tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo as a double-double:
+ * binary64, finite |x| >= 2^20 (cos_f64_huge, vectorized): the same table step after a Payne-Hanek
+ *   reduction in binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi,
+ *   error-free sums; r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
+ *   Measured over both paths: max 0.505 ULP, 0.021% misrounded over 10^8 samples (ulpbench accuracy
+ *   --op cos --dtype f64 --impl omk --samples 100000000 --reference fast).
+ * cos_f64_dd (one element at a time: NaN and infinities of binary64, the accurate path of binary32
+ *   and the source of the 16-bit tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
  *                 exact products and error-free sums (~100 correct bits);
  *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
  *                 2/pi (>= 60 significant bits even for the binary64 closest to a multiple of
  *                 pi/2, |r| ~ 2^-61).
  *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2), C and S of degree 6 and 9 in r^2
- *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading correction terms are
- * double-doubles summed error-free, so the result + tail is good to ~2^-62 relative. binary32 (cos_f32_fast for |x| <
- * 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
+ *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading
+ *   correction terms are double-doubles summed error-free, so result + tail is good to ~2^-62.
+ * binary32 (cos_f32_fast for |x| < 2^20, cos_f32_huge beyond, both vectorized): cos |x| =
  *   -+sin(|x| - (2k+1) pi/2) with one odd polynomial of degree 13 on |r| <= pi/2 (K_SIN_POLY_F32,
- *   2^-43.72), in binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit chunks of 2/pi
- *   beyond; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
- *   rounded from its double-double. Measured: the fast path stays within 618.32 binary64 ulps of the
- *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
- *   (ulpbench accuracy --op cos --dtype f32 --exhaustive).
+ *   2^-43.72), in binary64, the reduction by Cody-Waite below 2^20 and by Payne-Hanek on 24-bit
+ *   chunks of 2/pi beyond; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone
+ *   through cos_f64_dd and rounded from its double-double. Measured: the fast path stays within
+ *   618.32 binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of
+ *   2^32 inputs misrounded (ulpbench accuracy --op cos --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c), the table filled from the binary64
  *   result rounded once (never through binary32, which rounds twice). Correctly rounded on all 65,536 inputs
  *   (ulpbench accuracy --op cos --dtype f16, bf16; checked by ctest).
@@ -196,9 +199,7 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * summed error-free (|A| >= cos(15 pi/32) > |B r_hi| unless A = 0) and the bracket is below 0.05
  * of the result, so the final rounding dominates. Odd symmetry of every step makes cos(-x) ==
  * cos(x) bit for bit without taking |x|. */
-static inline double cos_f64_fast(double x) {
-    double hi, lo;
-    const uint64_t k = omk_bits64(reduce_by_pio32(x, &hi, &lo));
+static inline double cos_table_step(uint64_t k, double hi, double lo) {
     const uint64_t m = k & 63; /* two's complement k mod 64, also for negative k */
     const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
     const double b_hi = K_COS_STEP_HI[m + 16], b_lo = K_COS_STEP_LO[m + 16]; /* -sin(m pi/32) */
@@ -215,6 +216,75 @@ static inline double cos_f64_fast(double x) {
     const double small = ((sum_err + p_err) + fma(b_lo, hi, a_lo)) + fma(lo, fma(-a_hi, hi, b_hi), series);
     return sum + small;
 }
+
+static inline double cos_f64_fast(double x) {
+    double hi, lo;
+    const uint64_t k = omk_bits64(reduce_by_pio32(x, &hi, &lo));
+    return cos_table_step(k, hi, lo);
+}
+
+/* binary64 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
+ * Payne-Hanek in binary64 for the table step, t = |x| 2/pi mod 4, then x = k pi/32 + r with
+ * k = round(16 t). |x| = x_hi + x_lo splits at 2^24 ulps (29 + 24 bits), so each part times a 24-bit
+ * chunk of 2/pi (K_TWO_OVER_PI_INT24) is exact. With b = floor((E + 22)/24) for |x| = M 2^E (b >= 0),
+ * the chunks before b give multiples of 4 with x_lo and those up to b with x_hi; level j pairs
+ * x_lo with chunk b + j and x_hi with chunk b + j + 1, both multiples of 2^(E - 24(b + j)), below
+ * 2^(49 - 24j) and 2^(54 - 24j). Levels 0 and 1 are reduced mod 16 (exact), levels 0..3 summed with
+ * error-free sums into the head that gives k, and the tail (levels 4..7 and the sums' errors) as a
+ * double-double; beyond level 7 the chunks add below 2^-160. So t is known to ~2^-130 absolute,
+ * and r keeps ~2^-68 relative even for the binary64 closest to a multiple of pi/2 (|r| ~ 2^-61).
+ * Lanes below 2^20, infinities and NaN read the table in bounds and give garbage. */
+/* The multiple of 16 nearest v, for |v| < 2^55. */
+static inline double nearest_multiple_of_16(double v) { return (v + 0x1.8p56) - 0x1.8p56; }
+
+static inline double cos_f64_huge(double x) {
+    const uint64_t abs_bits = omk_bits64(x) & 0x7fffffffffffffffull;
+    const double ax = omk_double_from_bits(abs_bits);
+    const int64_t e_plus_22 = (int64_t)(abs_bits >> 52) - 1053;
+    /* 43691 / 2^20 divides by 24 exactly for 0 <= e_plus_22 <= 994; b <= 41, also for inf/NaN */
+    const uint64_t b = ((uint64_t)(e_plus_22 > 0 ? e_plus_22 : 0) * 43691u) >> 20;
+    const double x_hi = omk_double_from_bits(abs_bits & ~0xffffffull);
+    const double x_lo = ax - x_hi;
+    const double scale = omk_double_from_bits((1023 - 24 * b) << 52); /* 2^(-24b) */
+    double lo_part = x_lo * scale, hi_part = (x_hi * scale) * 0x1p-24, p_lo[8], p_hi[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) {
+        p_lo[j] = lo_part * K_TWO_OVER_PI_INT24[b + j];
+        p_hi[j] = hi_part * K_TWO_OVER_PI_INT24[b + j + 1];
+        lo_part *= 0x1p-24;
+        hi_part *= 0x1p-24;
+    }
+    const double a_lo0 = p_lo[0] - nearest_multiple_of_16(p_lo[0]), a_hi0 = p_hi[0] - nearest_multiple_of_16(p_hi[0]);
+    const double a_lo1 = p_lo[1] - nearest_multiple_of_16(p_lo[1]), a_hi1 = p_hi[1] - nearest_multiple_of_16(p_hi[1]);
+    double e[6];
+    double head = a_lo0 + a_hi0; /* exact: |.| <= 16, multiples of 2^(E - 24b) >= 2^-32 */
+    head = omk_two_sum(head, a_hi1, &e[0]);
+    head = omk_two_sum(head, a_lo1, &e[1]);
+    head = omk_two_sum(head, p_hi[2], &e[2]);
+    head = omk_two_sum(head, p_lo[2], &e[3]);
+    head = omk_two_sum(head, p_hi[3], &e[4]);
+    head = omk_two_sum(head, p_lo[3], &e[5]);
+    /* tail: levels 6 and 7 (below 2^-89) in plain sums, the rest error-free */
+    double tail = ((p_lo[7] + p_hi[7]) + p_lo[6]) + p_hi[6], tail_lo = 0.0, err;
+    const double rest[] = {p_lo[5], p_hi[5], p_lo[4], p_hi[4], e[5], e[4], e[3], e[2], e[1], e[0]};
+#pragma GCC unroll 10
+    for (int j = 0; j < 10; j++) {
+        tail = omk_two_sum(tail, rest[j], &err);
+        tail_lo += err;
+    }
+    const double k_shifted = 16.0 * head + 0x1.8p52;            /* |16 head| < 2^11 */
+    const double f_head = 16.0 * head - (k_shifted - 0x1.8p52); /* exact */
+    double f_err;
+    const double f_hi = omk_two_sum(f_head, 16.0 * tail, &f_err);
+    const double f_lo = f_err + 16.0 * tail_lo;
+    /* r = f pi/32, pi/32 = (K_PIO2_HI + K_PIO2_LO)/16 */
+    const double r_hi = f_hi * (0.0625 * K_PIO2_HI);
+    const double r_lo =
+        fma(f_hi, 0.0625 * K_PIO2_HI, -r_hi) + fma(f_hi, 0.0625 * K_PIO2_LO, f_lo * (0.0625 * K_PIO2_HI));
+    return cos_table_step(omk_bits64(k_shifted), r_hi, r_lo);
+}
+
+#define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
 
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
 static double cos_f64_dd(double x, double *tail) {
@@ -264,9 +334,11 @@ static inline double cos_f32_huge(float x) {
      * here. Lanes below 2^20 clamp to i0 = 0, so the table reads stay in bounds. */
     const int64_t e_minus_2 = (int64_t)(abs_bits >> 23) - 152;
     const uint64_t i = ((uint64_t)(e_minus_2 > 0 ? e_minus_2 : 0) * 43691u) >> 20; /* <= 4, also for inf/NaN */
-    const double p0 = ax * K_TWO_OVER_PI_CHUNKS24[i], p1 = ax * K_TWO_OVER_PI_CHUNKS24[i + 1];
-    const double p2 = ax * K_TWO_OVER_PI_CHUNKS24[i + 2], p3 = ax * K_TWO_OVER_PI_CHUNKS24[i + 3];
-    const double p4 = ax * K_TWO_OVER_PI_CHUNKS24[i + 4];
+    /* ax 2^(-24(i+1)) times the integer chunks i.. (entry i + 1 on), each step 2^-24 lower: exact */
+    const double a = ax * omk_double_from_bits((1023 - 24 * (i + 1)) << 52);
+    const double p0 = a * K_TWO_OVER_PI_INT24[i + 1], p1 = (a * 0x1p-24) * K_TWO_OVER_PI_INT24[i + 2];
+    const double p2 = (a * 0x1p-48) * K_TWO_OVER_PI_INT24[i + 3], p3 = (a * 0x1p-72) * K_TWO_OVER_PI_INT24[i + 4];
+    const double p4 = (a * 0x1p-96) * K_TWO_OVER_PI_INT24[i + 5];
     /* p mod 4, exact: p0 < 2^49 and p1 < 2^26 are multiples of 2^-27 and 2^-51 */
     const double a0 = fma(-4.0, (0.25 * p0 + 0x1.8p52) - 0x1.8p52, p0);
     const double a1 = fma(-4.0, (0.25 * p1 + 0x1.8p52) - 0x1.8p52, p1);

@@ -95,10 +95,11 @@ static inline float omk_float_from_bits(uint32_t u) {
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
+ *   op##_f64_huge(x), op##_F64_HUGE_END_BITS  the same for binary64;
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
- * binary64 redoes slow lanes through op##_f64_dd; binary32 also redoes results within
+ * binary64 redoes lanes from the end bits on (NaN, inf) through op##_f64_dd; binary32 also redoes results within
  * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
  * tables (table16.c) that op##_<dtype>_direct fills. odd_sign: 0x8000 for odd ops, 0 for even. */
 #define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
@@ -113,8 +114,7 @@ static inline float omk_float_from_bits(uint32_t u) {
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
         OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT), op##_f64_fast,          \
-                       op##_f64_fast, omk_bits64(op##_FAST_LIMIT), omk_keep_f64, omk_no_rounding_key, 0,               \
-                       op##_f64_elem)                                                                                  \
+                       op##_f64_huge, op##_F64_HUGE_END_BITS, omk_keep_f64, omk_no_rounding_key, 0, op##_f64_elem)     \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
