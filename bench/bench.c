@@ -447,7 +447,8 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 cJSON_AddNumberToObject(b, "threads", 1);
                 cJSON_AddStringToObject(b, "aggregate_name", "median");
                 cJSON_AddStringToObject(b, "aggregate_unit", "time");
-                cJSON_AddNumberToObject(b, "iterations", (double)(r->calls_per_round * (uint64_t)r->rounds));
+                /* as Google Benchmark's aggregates: the iterations (calls) of one repetition (round) */
+                cJSON_AddNumberToObject(b, "iterations", (double)r->calls_per_round);
                 cJSON_AddNumberToObject(b, "real_time", r->ns_per_element * (double)r->size);
                 cJSON_AddNumberToObject(b, "cpu_time", r->cpu_ns_per_element * (double)r->size);
                 cJSON_AddStringToObject(b, "time_unit", "ns");

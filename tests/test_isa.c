@@ -308,9 +308,10 @@ static void expect_placed(const kernel *kn, int isa, const unsigned char *x, con
  * scalar build. */
 static void probes_in_every_lane(void **state) {
     (void)state;
-    enum { SHIFTS = 3, STRIDE = MAX_LEN + SHIFTS };
-    unsigned char *x = aligned_alloc(64, 8 * STRIDE), *y = aligned_alloc(64, 8 * STRIDE);
-    unsigned char *ip = aligned_alloc(64, 8 * STRIDE), *want = malloc(8 * STRIDE);
+    enum { SHIFTS = 3, STRIDE = MAX_LEN + SHIFTS, ALIGNED_BYTES = (8 * STRIDE + 63) / 64 * 64 };
+    /* aligned_alloc needs a size that is a multiple of the alignment (C11) */
+    unsigned char *x = aligned_alloc(64, ALIGNED_BYTES), *y = aligned_alloc(64, ALIGNED_BYTES);
+    unsigned char *ip = aligned_alloc(64, ALIGNED_BYTES), *want = malloc(8 * STRIDE);
     unsigned char *background = malloc(8 * MAX_LEN), *background_ref = malloc(8 * MAX_LEN);
     unsigned char *probes = malloc(8 * MAX_PROBES), *probes_ref = malloc(8 * MAX_PROBES);
     unsigned long checked = 0;
