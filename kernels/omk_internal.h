@@ -53,14 +53,14 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
         if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                                                 \
-        uint8_t flagged[OMK_BLOCK];                                                                                    \
+        U flagged[OMK_BLOCK]; /* element-wide, so the pass keeps the element type's vector length */                   \
         OMK_PRAGMA(omp simd)                                                                                           \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]);                                                                               \
             const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
             const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                      \
             out[i] = finish(in[i], (T)approx);                                                                         \
-            flagged[i] = (uint8_t)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                       \
+            flagged[i] = (U)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                             \
         }                                                                                                              \
         for (size_t i = 0; i < m; i++)                                                                                 \
             if (flagged[i]) out[i] = accurate(in[i]);                                                                  \
