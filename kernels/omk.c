@@ -9,28 +9,29 @@
 #include "omk_dispatch.h"
 #include "omk_internal.h"
 
-static const char *const isa_names[OMK_ISA_COUNT] = {"scalar", "avx2", "avx512"};
+#define OMK_CPU_HAS(feature) __builtin_cpu_supports(feature)
+
+#define OMK_ISA_NAME_ENTRY(name, ENUM, flags, cpu_test, unused) #name,
+static const char *const isa_names[OMK_ISA_COUNT] = {OMK_FOR_EACH_ISA(OMK_ISA_NAME_ENTRY, 0)};
+#undef OMK_ISA_NAME_ENTRY
 
 const char *omk_isa_name(omk_isa isa) { return isa < OMK_ISA_COUNT ? isa_names[isa] : "unknown"; }
 
 bool omk_isa_supported(omk_isa isa) {
     __builtin_cpu_init();
     switch (isa) {
-    case OMK_ISA_SCALAR:
-        return true;
-    case OMK_ISA_AVX2:
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-    case OMK_ISA_AVX512:
-        return omk_isa_supported(OMK_ISA_AVX2) && __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl");
+#define OMK_ISA_CASE(name, ENUM, flags, cpu_test, unused)                                                              \
+    case OMK_ISA_##ENUM:                                                                                               \
+        return cpu_test;
+        OMK_FOR_EACH_ISA(OMK_ISA_CASE, 0)
+#undef OMK_ISA_CASE
     default:
         return false;
     }
 }
 
 omk_isa omk_isa_selected(void) {
-    omk_isa best = OMK_ISA_SCALAR;
+    omk_isa best = (omk_isa)0; /* the baseline */
     for (int i = OMK_ISA_COUNT - 1; i > 0; i--)
         if (omk_isa_supported((omk_isa)i)) {
             best = (omk_isa)i;
@@ -43,13 +44,14 @@ omk_isa omk_isa_selected(void) {
     return best;
 }
 
+#define OMK_BUILD(isa, op, dtype)                           omk_##op##_##dtype##_##isa,
+#define OMK_BUILD_ISA(isa, ENUM, flags, cpu_test, op_dtype) OMK_APPLY(OMK_BUILD, isa, OMK_UNPACK op_dtype)
 #define OMK_KERNEL(op, dtype, ctype)                                                                                   \
     typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                                                 \
     static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                                            \
     static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;                                    \
     static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n) {                                           \
-        static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {                                                       \
-            omk_##op##_##dtype##_scalar, omk_##op##_##dtype##_avx2, omk_##op##_##dtype##_avx512};                      \
+        static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {OMK_FOR_EACH_ISA(OMK_BUILD_ISA, (op, dtype))};         \
         const op##_##dtype##_fn chosen = builds[omk_isa_selected()];                                                   \
         atomic_store_explicit(&op##_##dtype##_impl, chosen, memory_order_relaxed);                                     \
         chosen(x, y, n);                                                                                               \

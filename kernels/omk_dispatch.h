@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { OMK_ISA_SCALAR, OMK_ISA_AVX2, OMK_ISA_AVX512, OMK_ISA_COUNT } omk_isa;
+#include "omk_isas.h"
+
+#define OMK_ISA_ENUM_ENTRY(name, ENUM, flags, cpu_test, unused) OMK_ISA_##ENUM,
+typedef enum { OMK_FOR_EACH_ISA(OMK_ISA_ENUM_ENTRY, 0) OMK_ISA_COUNT } omk_isa;
+#undef OMK_ISA_ENUM_ENTRY
 
 bool omk_isa_supported(omk_isa isa);
 const char *omk_isa_name(omk_isa isa);
@@ -17,11 +21,12 @@ const char *omk_isa_name(omk_isa isa);
 omk_isa omk_isa_selected(void);
 
 /* Per-ISA builds of every kernel: omk_cos_f32_avx2, ... */
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
-    void omk_##op##_##dtype##_scalar(const ctype *x, ctype *y, size_t n);                                              \
-    void omk_##op##_##dtype##_avx2(const ctype *x, ctype *y, size_t n);                                                \
-    void omk_##op##_##dtype##_avx512(const ctype *x, ctype *y, size_t n);
+#define OMK_DECLARE_BUILD(isa, op, dtype, ctype)                  void omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);
+#define OMK_DECLARE_BUILD_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_DECLARE_BUILD, isa, OMK_UNPACK kernel)
+#define OMK_KERNEL(op, dtype, ctype)                              OMK_FOR_EACH_ISA(OMK_DECLARE_BUILD_ISA, (op, dtype, ctype))
 #include "omk_kernels.def"
 #undef OMK_KERNEL
+#undef OMK_DECLARE_BUILD_ISA
+#undef OMK_DECLARE_BUILD
 
 #endif

@@ -38,19 +38,18 @@ enum {
  * file) goes through a counting wrapper: the dispatch test sees which build an entry point runs. */
 static unsigned long build_calls[KERNEL_COUNT][OMK_ISA_COUNT];
 
-#define OMK_WRAP(op, dtype, ctype, isa, index)                                                                         \
+#define OMK_WRAP(isa, index, op, dtype, ctype)                                                                         \
     void __real_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
     void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
     void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n) {                                       \
         build_calls[K_##op##_##dtype][index]++;                                                                        \
         __real_omk_##op##_##dtype##_##isa(x, y, n);                                                                    \
     }
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
-    OMK_WRAP(op, dtype, ctype, scalar, OMK_ISA_SCALAR)                                                                 \
-    OMK_WRAP(op, dtype, ctype, avx2, OMK_ISA_AVX2)                                                                     \
-    OMK_WRAP(op, dtype, ctype, avx512, OMK_ISA_AVX512)
+#define OMK_WRAP_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_WRAP, isa, OMK_ISA_##ENUM, OMK_UNPACK kernel)
+#define OMK_KERNEL(op, dtype, ctype)                     OMK_FOR_EACH_ISA(OMK_WRAP_ISA, (op, dtype, ctype))
 #include "omk_kernels.def"
 #undef OMK_KERNEL
+#undef OMK_WRAP_ISA
 #undef OMK_WRAP
 
 typedef void (*kernel_fn)(const void *x, void *y, size_t n);
@@ -62,13 +61,11 @@ typedef struct {
     kernel_fn entry; /* the public, dispatched entry point */
 } kernel;
 
-#define OMK_FN(f) (kernel_fn)(void (*)(void)) f
+#define OMK_FN(f)                                      (kernel_fn)(void (*)(void)) f
+#define OMK_FN_BUILD(isa, op, dtype)                   OMK_FN(omk_##op##_##dtype##_##isa),
+#define OMK_FN_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_FN_BUILD, isa, OMK_UNPACK kernel)
 #define OMK_KERNEL(op, dtype, ctype)                                                                                   \
-    {#op "_" #dtype,                                                                                                   \
-     #op,                                                                                                              \
-     sizeof(ctype),                                                                                                    \
-     {OMK_FN(omk_##op##_##dtype##_scalar), OMK_FN(omk_##op##_##dtype##_avx2), OMK_FN(omk_##op##_##dtype##_avx512)},    \
-     OMK_FN(omk_##op##_##dtype)},
+    {#op "_" #dtype, #op, sizeof(ctype), {OMK_FOR_EACH_ISA(OMK_FN_ISA, (op, dtype))}, OMK_FN(omk_##op##_##dtype)},
 static const kernel kernels[] = {
 #include "omk_kernels.def"
 };
