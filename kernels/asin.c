@@ -10,7 +10,7 @@
  *   as scale (H + v + v^3 A(v^2)) (H = 0 or pi/4, v = |x| or -s, scale 1 or 2), the square-root
  *   correction through an integer reciprocal estimate and one third-order step instead of a
  *   division. asin_f64_dd (the accurate path of binary32 and the source of the 16-bit tables)
- *   runs the same split with general error-free sums and also returns the tail (~2^-62 relative).
+ *   runs the same evaluation and also returns its tail (~2^-62 relative).
  *   Measured: max 0.504 ULP, 0.010% misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64
  *   --impl omk --samples 100000000 --reference fast).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (degree 8 in x^2,
@@ -30,72 +30,20 @@
 #include "omk_table16.h"
 #include "trig_reduce.h"
 
-/* asin |x| for |x| < 1 = result + *tail, both branches through one shape H + m asin_tail(v):
- *   |x| < 1/2:  v = |x|,                    H = 0 + |x|,       m = 1;
- *   otherwise:  v = s = sqrt((1 - |x|)/2),  H = pi/2 - 2s,     m = -2,
- * with asin v = v + v^3 A(v^2). (1 - |x|)/2 is exact and s is corrected to double-double with one
- * fma and a binary32 reciprocal; H, v^3 A0 (up to v/24) and v^5 A1 (up to 0.005 v) are double-doubles summed
- * error-free, so the final rounding dominates. Lanes select their inputs by mask (large: all ones) and then run the
- * same operations. */
-typedef struct {
-    double v, v_lo, z, z_err, h_hi, h_lo, m;
-} asin_split;
-
-static inline asin_split asin_split_lanes(double ax, uint64_t large) {
-    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
-    const double s = sqrt(w);
-    /* sqrt(w) = s + s_corr + O(2^-100): the correction is ~2^-53 s, so a binary32 reciprocal
-     * (half the divider time of a binary64 division) is accurate enough. |x| < 1/2 lanes do not
-     * use it; s = 0 (|x| = 1) gives NaN in lanes that are redone. */
-    const double s_corr = fma(-s, s, w) * (double)(0.5f / (float)s);
-    const double head = fma(-2.0, s, K_PIO2_HI);
-    const double head_err = fma(-2.0, s, K_PIO2_HI - head); /* exact: K_PIO2_HI >= 2s */
-    const double ax2 = ax * ax;
-    asin_split sp;
-    sp.v = omk_select(large, s, ax);
-    sp.v_lo = omk_select(large, s_corr, 0.0);
-    sp.z = omk_select(large, w, ax2);
-    sp.z_err = omk_select(large, 0.0, fma(ax, ax, -ax2));
-    sp.h_hi = omk_select(large, head, ax);
-    sp.h_lo = omk_select(large, head_err + fma(-2.0, s_corr, K_PIO2_LO), 0.0);
-    sp.m = omk_select(large, -2.0, 1.0);
-    return sp;
-}
-
-static inline double asin_core(double ax, uint64_t large, double *tail) {
-    const asin_split sp = asin_split_lanes(ax, large);
-    const double v = sp.v, v_lo = sp.v_lo, z = sp.z, z_err = sp.z_err, h_hi = sp.h_hi, h_lo = sp.h_lo, m = sp.m;
-    const double vz = v * z;
-    const double vz_err = fma(v, z, -vz) + (v * z_err + v_lo * z); /* v^3 */
-    const double lead = vz * K_ASIN_POLY[0];
-    const double lead_err = fma(vz, K_ASIN_POLY[0], -lead) + vz_err * K_ASIN_POLY[0];
-    const double fifth = vz * z;
-    const double fifth_err = fma(vz, z, -fifth) + (vz_err * z + vz * z_err); /* v^5 */
-    const double next = fifth * K_ASIN_POLY[1];
-    const double next_err = fma(fifth, K_ASIN_POLY[1], -next) + fifth_err * K_ASIN_POLY[1];
-    const double rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
-
-    double err1, err2;
-    const double sum1 = omk_two_sum(h_hi, m * lead, &err1); /* m * lead exact: m = 1 or -2 */
-    const double sum = omk_two_sum(sum1, m * next, &err2);
-    const double small = (h_lo + (err1 + err2)) + m * ((lead_err + next_err) + rest);
-    const double y = sum + small;
-    *tail = small - (y - sum);
-    return y;
-}
-
 static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t) !(ax < 0.5); }
 
 #define asin_FAST_LIMIT 1.0
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_LIMIT); }
 
-/* Branch-free binary64 asin for |x| < 1, written so that compilers vectorize a loop over it.
- * Other inputs are redone by asin_f64_dd. Both branches share one shape, scale (H + v + v^3 A(z)):
+/* asin |x| for |x| < 1 = result + *tail, branch-free so that compilers vectorize a loop over it (the
+ * fast path drops the tail, which the compiler then never computes). Both branches share one shape,
+ * scale (H + v + v^3 A(z)):
  *   |x| < 1/2:  H = 0,    v = |x|,                      z = x^2, scale 1;
  *   otherwise:  H = pi/4, v = -s = -sqrt((1 - |x|)/2),  z = s^2, scale 2 (pi/2 - 2 asin s),
- * so that every per-lane choice is a mask (an and, or one blend) and the scaling is exact. */
-static inline double asin_f64_fast(double x) {
-    const double ax = fabs(x);
+ * so that every per-lane choice is a mask (an and, or one blend) and the scaling is exact.
+ * (1 - |x|)/2 is exact and s is corrected to double-double; H, v^3 A0 (up to v/24) and v^5 A1 (up
+ * to 0.005 v) are double-doubles summed error-free, so result + tail is good to ~2^-62. */
+static inline double asin_magnitude(double ax, double *tail) {
     const uint64_t large = asin_large_mask(ax);
     const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
     const double s = sqrt(w);
@@ -128,18 +76,25 @@ static inline double asin_f64_fast(double x) {
     const double err1 = lead - (sum1 - sum0);
     const double sum = sum1 + next;
     const double err2 = next - (sum - sum1);
-    const double y = sum + (((h_lo + v_lo) + (err0 + (err1 + err2))) + ((lead_err + next_err) + rest));
+    const double small = ((h_lo + v_lo) + (err0 + (err1 + err2))) + ((lead_err + next_err) + rest);
+    const double y = sum + small;
+    const double y_tail = small - (y - sum);                           /* Fast2Sum: |sum| > |small| */
+    *tail = y_tail + omk_double_from_bits(omk_bits64(y_tail) & large); /* times the scale, exact */
     /* times 2 in large lanes through the exponent: y >= pi/12 there, so exact */
-    const double scaled = omk_double_from_bits(omk_bits64(y) + (large & 0x0010000000000000ull));
-    return copysign(scaled, x);
+    return omk_double_from_bits(omk_bits64(y) + (large & 0x0010000000000000ull));
+}
+
+/* Branch-free binary64 asin for |x| < 1; other inputs are redone by asin_f64_dd. */
+static inline double asin_f64_fast(double x) {
+    double unused_tail;
+    return copysign(asin_magnitude(fabs(x), &unused_tail), x);
 }
 
 /* asin x = result + *tail to ~2^-62 relative, for every x. */
 static double asin_f64_dd(double x, double *tail) {
     *tail = 0.0;
     if (!asin_needs_slow_path(x)) {
-        const double ax = fabs(x);
-        const double y = asin_core(ax, asin_large_mask(ax), tail);
+        const double y = asin_magnitude(fabs(x), tail);
         if (signbit(x)) *tail = -*tail;
         return copysign(y, x);
     }
