@@ -15,7 +15,7 @@
  *   --impl omk --samples 100000000 --reference fast).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (degree 8 in x^2,
  *   2^-43.93) in plain binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
- *   asin_f64_dd and rounded from its double-double. Measured: the fast path stays within 563.25
+ *   asin_f64_dd and rounded from its double-double. Measured: the fast path stays within 562.25
  *   binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs
  *   misrounded (ulpbench accuracy --op asin --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
@@ -103,20 +103,21 @@ static double asin_f64_dd(double x, double *tail) {
     return (x - x) / (x - x);   /* |x| > 1: invalid */
 }
 
-/* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93), each lane choosing its
- * series variable first; results within OMK_F32_GUARD of a binary32 rounding boundary are redone
- * through asin_f64_dd. (A binary32 square root refined by a Newton step measured no faster than
- * vsqrtpd here: the loop is bound by its other operations.) */
-static inline double asin_f32_fast(float x) { /* returns asin |x| */
-    const float ax_f = fabsf(x);
-    const double ax = (double)ax_f;
-    const uint64_t large = asin_large_mask(ax);
-    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
-    const double s = sqrt(w);
-    const double v = omk_select(large, s, ax), z = omk_select(large, w, ax * ax);
-    const double asin_v =
-        fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);   /* one series per lane */
-    return omk_select(large, fma(-2.0, asin_v, K_PIO2_HI) + K_PIO2_LO, asin_v); /* asin |x| */
+/* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93). The series variable
+ * and its square need no select: s = sqrt(w) lies below |x| and w below x^2 exactly when |x| > 1/2
+ * (equal at 1/2), so two minima choose them, and the branch result is one blend under a compare
+ * mask. (Chains of selects on one condition made GCC duplicate the polynomial per branch, and
+ * integer masks cost a widening of the binary32 compare.) pi/2 is its binary64 rounding alone,
+ * 2^-54 relative, far inside the guard. Results within OMK_F32_GUARD of a binary32 rounding boundary
+ * are redone through asin_f64_dd. (A binary32 square root refined by a Newton step measured no
+ * faster than vsqrtpd here: the loop is bound by its other operations.) */
+static inline double asin_f32_fast(float x) {                         /* returns asin |x| */
+    const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
+    const double w = fma(-0.5, ax, 0.5);                              /* exact for |x| >= 1/2, the lanes that use it */
+    const double s = sqrt(w), ax2 = ax * ax;
+    const double v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
+    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);
+    return ax >= 0.5 ? fma(-2.0, asin_v, K_PIO2_HI) : asin_v; /* pi/2 - 2 asin s */
 }
 
 /* No second paths: |x| >= 1 is special. */

@@ -308,7 +308,7 @@ static double cos_f64_dd(double x, double *tail) {
  * A result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
  * rounded from its double-double. */
 static inline double cos_f32_fast(float x) {
-    const double ax = (double)fabsf(x);
+    const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
     const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
     const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
     /* -r = j pi/2 - |x|, exactly the negation of the r below: the inner fma is exact up to one
