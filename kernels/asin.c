@@ -14,9 +14,9 @@
  *   Measured: max 0.504 ULP, 0.010% misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64
  *   --impl omk --samples 100000000 --reference fast).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (degree 8 in x^2,
- *   2^-43.93) in plain binary64; a result within OMK_F32_GUARD of a binary32 rounding boundary is redone through
- *   asin_f64_dd and rounded from its double-double. Measured: the fast path stays within 562.25
- *   binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs
+ *   2^-43.93) in plain binary64, the square root from binary32 plus one Newton step; a result within OMK_F32_GUARD of a
+ * binary32 rounding boundary is redone through asin_f64_dd and rounded from its double-double. Measured: the fast path
+ * stays within 562.25 binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs
  *   misrounded (ulpbench accuracy --op asin --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
  *   from asin_f64_dd's result rounded once. Correctly rounded on all 65,536 inputs (ctest).
@@ -103,18 +103,23 @@ static double asin_f64_dd(double x, double *tail) {
     return (x - x) / (x - x);   /* |x| > 1: invalid */
 }
 
-/* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93). The series variable
- * and its square need no select: s = sqrt(w) lies below |x| and w below x^2 exactly when |x| > 1/2
- * (equal at 1/2), so two minima choose them, and the branch result is one blend under a compare
- * mask. (Chains of selects on one condition made GCC duplicate the polynomial per branch, and
- * integer masks cost a widening of the binary32 compare.) pi/2 is its binary64 rounding alone,
- * 2^-54 relative, far inside the guard. Results within OMK_F32_GUARD of a binary32 rounding boundary
- * are redone through asin_f64_dd. (A binary32 square root refined by a Newton step measured no
- * faster than vsqrtpd here: the loop is bound by its other operations.) */
-static inline double asin_f32_fast(float x) {                         /* returns asin |x| */
-    const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
-    const double w = fma(-0.5, ax, 0.5);                              /* exact for |x| >= 1/2, the lanes that use it */
-    const double s = sqrt(w), ax2 = ax * ax;
+/* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93). The square root
+ * comes from binary32 (vsqrtps and vdivps take 7.5 ns per 16 lanes on the divider here, vsqrtpd
+ * 16 ns, which bound the loop): w = (1 - |x|)/2 is exact in both formats, s0 = RN32(sqrt w)
+ * makes w - s0^2 exact in binary64, and one Newton step with h = RN32(1/(2 s0)) leaves
+ * s within 2^-47 relative. The series variable and its square need no select: s lies below
+ * |x| and w below x^2 exactly when |x| > 1/2 (equal at 1/2), so two minima choose them, and the
+ * branch result is one blend under a compare mask (chains of selects on one condition made GCC
+ * duplicate the polynomial per branch). pi/2 is its binary64 rounding alone, 2^-54 relative.
+ * Results within OMK_F32_GUARD of a binary32 rounding boundary are redone through asin_f64_dd. */
+static inline double asin_f32_fast(float x) {                  /* returns asin |x| */
+    const float ax_f = omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
+    const double ax = (double)ax_f;
+    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
+    const float s_f = sqrtf(fmaf(-0.5f, ax_f, 0.5f));
+    /* s_f >= 2^-13 in every lane that is not redone; the 2^-126 keeps |x| = 1 off a division by 0 */
+    const double s0 = (double)s_f, half_inv_s0 = (double)(0.5f / (s_f + 0x1p-126f));
+    const double s = fma(fma(-s0, s0, w), half_inv_s0, s0), ax2 = ax * ax;
     const double v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
     const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);
     return ax >= 0.5 ? fma(-2.0, asin_v, K_PIO2_HI) : asin_v; /* pi/2 - 2 asin s */
