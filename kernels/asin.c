@@ -14,10 +14,11 @@
  *   Measured: max 0.504 ULP, 0.010% misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64
  *   --impl omk --samples 100000000 --reference fast).
  * binary32 (asin_f32_fast, vectorized): the same split with K_ASIN_POLY_F32 (degree 8 in x^2,
- *   2^-43.93) in plain binary64, the square root from binary32 plus one Newton step; a result within OMK_F32_GUARD of a
- * binary32 rounding boundary is redone through asin_f64_dd and rounded from its double-double. Measured: the fast path
- * stays within 562.25 binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs
- *   misrounded (ulpbench accuracy --op asin --dtype f32 --exhaustive).
+ *   2^-43.93) in plain binary64, the square root from binary32 plus one Newton step; a result
+ *   within OMK_F32_GUARD of a binary32 rounding boundary is redone through asin_f64_dd and rounded
+ *   from its double-double. Measured: the fast path stays within 562.25 binary64 ulps of the
+ *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
+ *   (ulpbench accuracy --op asin --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
  *   from asin_f64_dd's result rounded once. Correctly rounded on all 65,536 inputs (ctest).
  * Special values: NaN -> quiet NaN, |x| > 1 -> NaN, +-0 -> +-0, +-1 -> +-pi/2 correctly rounded,
