@@ -208,6 +208,7 @@ static const uint32_t f32_probes[] = {0x00000000, 0x80000000, 0x00000001, 0x800c
                                       0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff, /* FLT_MAX, inf, NaN */
                                       0x3f800000, 0xbf800000, 0x3f800001, 0xbf800001,
                                       0x3f7fffff, 0xbf7fffff, 0xc0400000, 0x3f000000, /* |x| ~ 1, 0.5 */
+                                      0x3effffff, 0xbf000001, 0x3f000001,             /* asin's branch threshold */
                                       0x39800000, 0x49800000, 0xc9800000, 0x497fffff,
                                       0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
                                       0x5f000000, 0x7effffff};
