@@ -105,10 +105,10 @@ static double asin_f64_dd(double x, double *tail) {
 }
 
 /* binary32: the same split in plain binary64 with K_ASIN_POLY_F32 (2^-43.93). The square root
- * comes from binary32 (vsqrtps and vdivps take 7.5 ns per 16 lanes on the divider here, vsqrtpd
- * 16 ns, which bound the loop): w = (1 - |x|)/2 is exact in both formats, s0 = RN32(sqrt w)
- * makes w - s0^2 exact in binary64, and one Newton step with h = RN32(1/(2 s0)) leaves
- * s within 2^-47 relative. The series variable and its square need no select: s lies below
+ * comes from binary32, because two vsqrtpd per 16 lanes kept the loop waiting on the divider (one
+ * vsqrtps and one vdivps occupy it about half as long): w = (1 - |x|)/2 is exact in both formats,
+ * s0 = RN32(sqrt w) makes w - s0^2 exact in binary64, and one Newton step with h = RN32(1/(2 s0))
+ * leaves s within 2^-47 relative. The series variable and its square need no select: s lies below
  * |x| and w below x^2 exactly when |x| > 1/2 (equal at 1/2), so two minima choose them, and the
  * branch result is one blend under a compare mask (chains of selects on one condition made GCC
  * duplicate the polynomial per branch). pi/2 is its binary64 rounding alone, 2^-54 relative.
