@@ -58,7 +58,9 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]);                                                                               \
             const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
-            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                      \
+            /* binary64 stored the fast result itself in the first pass; narrower types recompute it */                \
+            const double fast_again = sizeof(T) == sizeof(double) ? (double)out[i] : fast(in[i]);                      \
+            const double approx = omk_select(use_huge, huge(in[i]), fast_again);                                       \
             out[i] = finish(in[i], (T)approx);                                                                         \
             flagged[i] = (U)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                             \
         }                                                                                                              \
