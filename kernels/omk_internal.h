@@ -32,8 +32,9 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
  * approximation, valid for |x| bits below limit_bits; huge(x): the same for |x| bits in
  * [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass;
  * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
- * result (for example the sign applied after narrowing); round_key(approx): rounding-test
- * distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
+ * result (for example the sign applied after narrowing); for T = double it must store approx
+ * unchanged, which the flagging pass reuses instead of recomputing fast(x); round_key(approx):
+ * rounding-test distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
 #define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit,   \
                        accurate)                                                                                       \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
@@ -100,7 +101,7 @@ static inline float omk_float_from_bits(uint32_t u) {
  *   op##_f64_huge(x), op##_F64_HUGE_END_BITS  the same for binary64;
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
- *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-62 relative.
+ *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative.
  * binary64 redoes lanes from the end bits on (NaN, inf) through op##_f64_dd; binary32 also redoes results within
  * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
  * tables (table16.c) that op##_<dtype>_direct fills. odd_sign: 0x8000 for odd ops, 0 for even. */
@@ -153,7 +154,7 @@ static inline double omk_two_sum(double a, double b, double *err) {
 /* A binary64 approximation y of a binary32 result with error below OMK_F32_GUARD binary64 ulps
  * rounds correctly unless it lies within that distance of a binary32 midpoint (low 29 bits of the
  * significand 0x10000000). The guard (2^13 ulps, relative 2^-39) is 13 times the largest error
- * f32_guard_check measures over every binary32 input (618 ulps for cos, 562 for asin); about 1
+ * f32_guard_check measures over every binary32 input (618 ulps for cos, 576 for asin); about 1
  * lane in 200,000 is redone. */
 enum { OMK_F32_GUARD = 8192 };
 /* Distance test in key form for the array loops: ambiguous exactly when the key is
