@@ -26,7 +26,7 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
 };
 
 /* omk's typed entry points behind the registry's untyped signature. */
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
     static void omk_entry_##op##_##dtype(const void *x, void *y, size_t n) { omk_##op##_##dtype(x, y, n); }
 #include "omk_kernels.def"
 #undef OMK_KERNEL
@@ -38,15 +38,15 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
 #undef ULPB_PEER
 
 const ulpb_entry ulpb_entries[] = {
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
-    {"omk",         ULPB_OP_##op,         ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION,          \
-     ULPB_ISA_NONE, "omk " #op " " #dtype},
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
+    {"omk",         ULPB_OP_##op,          ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION,         \
+     ULPB_ISA_NONE, "omk " #op " " #dtype, correctly_rounded},
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 #define ULPB_PEER(impl, op, dtype, isa, fn, desc)                                                                      \
-    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_PEER, ULPB_ISA_##isa, desc},
+    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_PEER, ULPB_ISA_##isa, desc, false},
 #define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                                                  \
-    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc},
+    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc, false},
 #include "registry.def"
 #undef ULPB_BASELINE
 #undef ULPB_PEER

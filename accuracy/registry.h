@@ -60,6 +60,7 @@ typedef struct {
     ulpb_role role;
     ulpb_isa isa;
     const char *description;
+    bool correctly_rounded; /* production rows: promised on every input (kernels/omk_kernels.def) */
 } ulpb_entry;
 
 typedef struct {

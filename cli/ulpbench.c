@@ -164,6 +164,7 @@ typedef struct {
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
+    bool misrounded_given[ULPB_DTYPE_COUNT]; /* else correctly rounded kernels are held to 0 */
 } accuracy_options;
 
 static void default_gate(accuracy_options *o) {
@@ -365,6 +366,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (parse_threshold(optarg, &dt, &value) || parse_u64(value, &u))
                 return fail(sub, "--max-misrounded needs DTYPE=COUNT, got '%s'", optarg);
             o->max_misrounded[dt] = (long long)u;
+            o->misrounded_given[dt] = true;
             break;
         case OPT_EXHAUSTIVE:
         case OPT_SHARD:
@@ -930,7 +932,9 @@ static int cmd_report(int argc, char **argv) {
                "f32/f64 sampled, default %llu inputs, seed %llu), prints the Markdown tables and writes\n"
                "DIR/report.json and DIR/report.md. Gate for production (omk) rows: no special-value mismatch,\n"
                "and per dtype misrounded <= N and max ULP <= X (defaults, omk's promise: 0 misrounded for\n"
-               "f16/bf16/f32, max 0.51 ULP for f64; accuracy/registry.def).\n"
+               "f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks correctly rounded, max 0.51 ULP\n"
+               "for f64; accuracy/registry.def). --max-misrounded DTYPE=N also sets the limit of that dtype's\n"
+               "correctly rounded kernels.\n"
                "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
                "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
@@ -959,6 +963,11 @@ static int cmd_report(int argc, char **argv) {
         if (o.max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o.max_ulp[d]);
         cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
     }
+    cJSON *held_to_zero = cJSON_AddArrayToObject(gate, "correctly_rounded");
+    for (int i = 0; i < count; i++)
+        if (results[i].entry->role == ULPB_ROLE_PRODUCTION && results[i].entry->correctly_rounded &&
+            !o.misrounded_given[results[i].entry->dtype])
+            cJSON_AddItemToArray(held_to_zero, cJSON_CreateString(results[i].entry->description));
     cJSON *failures = cJSON_AddArrayToObject(gate, "failures");
     char *gate_text = NULL;
     size_t gate_len = 0;
@@ -967,12 +976,14 @@ static int cmd_report(int argc, char **argv) {
         const ulpb_result *r = &results[i];
         if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;
         const int d = r->entry->dtype;
+        const long long max_misrounded =
+            r->entry->correctly_rounded && !o.misrounded_given[d] ? 0 : o.max_misrounded[d];
         char why[200] = "";
         if (r->total.special_mismatches > 0)
             snprintf(why, sizeof why, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
-        else if (o.max_misrounded[d] >= 0 && r->total.misrounded > (unsigned long long)o.max_misrounded[d])
+        else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
             snprintf(why, sizeof why, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded,
-                     o.max_misrounded[d]);
+                     max_misrounded);
         else if (o.max_ulp[d] >= 0 && r->total.max_ulp > o.max_ulp[d])
             snprintf(why, sizeof why, "max ULP %.3f > %.3f", r->total.max_ulp, o.max_ulp[d]);
         if (!why[0]) continue;
@@ -986,7 +997,7 @@ static int cmd_report(int argc, char **argv) {
     cJSON_AddBoolToObject(gate, "passed", passed);
     fprintf(gf,
             "Gate: %s (production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
-            "thresholds in report.json).\n",
+            "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
             passed ? "PASSED" : "FAILED");
     fclose(gf);
 

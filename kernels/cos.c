@@ -1,18 +1,23 @@
 /* omk cos for binary64, binary32, binary16 and bfloat16.
  *
- * binary64, |x| < 2^20 (cos_f64_fast, vectorized): table step x = k pi/32 + r, |r| <= pi/64, with
- *   r a double-double from pi/32 in three binary64 parts (the first product exact through an fma);
- *   cos x = A cos r + B sin r, A = cos(m pi/32), B = -sin(m pi/32), m = k mod 64, double-doubles
- *   from one 80-entry table (trig_reduce.sollya; read with gathers), and cos r - 1, sin r - r from
- *   polynomials of degree 8 and 9 in r (cos_poly.h: 2^-73.26 and 2^-69.61 relative on
- *   |r| <= pi/64). A + B r_hi is summed error-free, the rest (below 0.05 of the result) in binary64.
- * binary64, finite |x| >= 2^20 (cos_f64_huge, vectorized): the same table step after a Payne-Hanek
- *   reduction in binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi,
- *   error-free sums; r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
- *   Measured over both paths: max 0.505 ULP, 0.021% misrounded over 10^8 samples (ulpbench accuracy
- *   --op cos --dtype f64 --impl omk --samples 100000000 --reference fast).
- * cos_f64_dd (one element at a time: NaN and infinities of binary64, the accurate path of binary32
- *   and the source of the 16-bit tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
+ * binary64, correctly rounded. Fast path, |x| < 2^20 (cos_f64_fast, vectorized): table step
+ *   x = k pi/512 + r, |r| <= pi/1024, r a double-double from pi/512 in three binary64 parts (the first
+ *   product exact through an fma); cos x = A cos r + B sin r, A = cos(m pi/512), B = -sin(m pi/512),
+ *   m = k mod 1024, double-doubles from one 1280-entry table (trig_reduce.sollya; read with gathers), and
+ *   cos r - 1, sin r - r from polynomials of degree 6 and 7 in r (cos_poly.h: 2^-87.80 and 2^-76.76
+ *   relative on |r| <= pi/1024). A + B r_hi is summed error-free; the rest, below 2^-17 of the result
+ *   near the zeros of cos and far smaller elsewhere, in binary64, and the result is value + tail.
+ * Finite |x| >= 2^20 (cos_f64_huge, vectorized): the same table step after a Payne-Hanek reduction in
+ *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
+ *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
+ * Both are within 2^-68.29 relative (largest error of value + tail over 2.4 10^6 samples from uniform,
+ *   log-uniform and near-zero input sets: ./build/f64_rounding_margin); a rounding test for the bound
+ *   2^-67 (OMK_ARRAY_LOOP_F64) passes all but about 1 lane in 8,000, and those are redone by
+ *   cos_f64_accurate: Payne-Hanek and Taylor series in 256-bit fixed point, about 0.5 us per element.
+ *   Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples
+ *   100000000 --reference fast) and on the 24 hardest inputs of the hard-case table (ctest).
+ * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
+ *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
  *                 exact products and error-free sums (~100 correct bits);
  *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
@@ -36,6 +41,7 @@
 #include <stdint.h>
 
 #include "cos_poly.h"
+#include "omk_fixed.h"
 #include "omk_internal.h"
 #include "omk_table16.h"
 #include "trig_reduce.h"
@@ -62,19 +68,19 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
     return k_shifted;
 }
 
-/* x = k pi/32 + r_hi + r_lo for |x| < 2^20 (|k| < 2^24, |r| <= pi/64 (1 + 2^-40)): the first
- * fma is exact (trig_reduce.h), k K_PIO32_2 is split exactly, and only the K_PIO32_3 term rounds. Every step is odd in
- * x (round to nearest even). Returns k + 0x1.8p52. */
-static inline double reduce_by_pio32(double x, double *r_hi, double *r_lo) {
-    const double k_shifted = fma(x, K_32_OVER_PI, 0x1.8p52);
+/* x = k pi/512 + r_hi + r_lo for |x| < 2^20 (|k| < 2^28.4, |r| <= pi/1024 (1 + 2^-40)): the first
+ * fma is exact (trig_reduce.h), k K_PIO512_2 is split exactly, and only the K_PIO512_3 term rounds. Every step is odd
+ * in x (round to nearest even). Returns k + 0x1.8p52. */
+static inline double reduce_by_pio512(double x, double *r_hi, double *r_lo) {
+    const double k_shifted = fma(x, K_512_OVER_PI, 0x1.8p52);
     const double k = k_shifted - 0x1.8p52;
-    const double r1 = fma(-k, K_PIO32_1, x);
-    const double w_hi = k * K_PIO32_2;
-    const double w_lo = fma(k, K_PIO32_2, -w_hi);
+    const double r1 = fma(-k, K_PIO512_1, x);
+    const double w_hi = k * K_PIO512_2;
+    const double w_lo = fma(k, K_PIO512_2, -w_hi);
     double e;
     const double s = omk_two_sum(r1, -w_hi, &e);
     *r_hi = s; /* not renormalized: |r_lo| <= ulp(s)/2 + 2^-86 serves as well */
-    *r_lo = fma(-k, K_PIO32_3, e - w_lo);
+    *r_lo = fma(-k, K_PIO512_3, e - w_lo);
     return k_shifted;
 }
 
@@ -190,19 +196,19 @@ static inline uint64_t quadrant_sign(uint64_t k) { return ((k + 1) & 2) << 62; }
 #define cos_FAST_LIMIT 0x1p20
 static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LIMIT); }
 
-/* Branch-free binary64 cos for |x| < 2^20, written so that compilers vectorize a loop over it;
- * other inputs give garbage here and are redone by cos_f64_dd. Table step:
- *   x = k pi/32 + r, |r| <= pi/64 (double-double r_hi + r_lo), m = k mod 64,
- *   cos x = A cos r + B sin r,  A = cos(m pi/32), B = -sin(m pi/32) (double-doubles, trig_reduce.h),
- *         = A + B r_hi + [A (cos r - 1) + B (sin r - r) + r_lo (B - A r_hi) + A_lo + B_lo r_hi],
- * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B r_hi is
- * summed error-free (|A| >= cos(15 pi/32) > |B r_hi| unless A = 0) and the bracket is below 0.05
- * of the result, so the final rounding dominates. Odd symmetry of every step makes cos(-x) ==
- * cos(x) bit for bit without taking |x|. */
-static inline double cos_table_step(uint64_t k, double hi, double lo) {
-    const uint64_t m = k & 63; /* two's complement k mod 64, also for negative k */
+/* The table step of the binary64 fast paths, branch-free so that compilers vectorize loops over it:
+ *   x = k pi/512 + r, |r| <= pi/1024 (double-double r = hi + lo), m = k mod 1024,
+ *   cos x = A cos r + B sin r,  A = cos(m pi/512), B = -sin(m pi/512) (double-doubles, trig_reduce.h),
+ *         = A + B hi + [A (cos r - 1) + B (sin r - r) + lo (B - A hi) + A_lo + B_lo hi],
+ * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
+ * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
+ * relative to the result (2^-17 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
+ * result is value + tail (Fast2Sum), within 2^-68.3 relative as measured (f64_rounding_margin). Odd
+ * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
+static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
+    const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
     const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
-    const double b_hi = K_COS_STEP_HI[m + 16], b_lo = K_COS_STEP_LO[m + 16]; /* -sin(m pi/32) */
+    const double b_hi = K_COS_STEP_HI[m + 256], b_lo = K_COS_STEP_LO[m + 256]; /* -sin(m pi/512) */
 
     const double z = hi * hi;
     const double p = b_hi * hi;
@@ -214,18 +220,21 @@ static inline double cos_table_step(uint64_t k, double hi, double lo) {
     const double sin_part = p * omk_horner(z, K_SIN_SMALL_POLY, K_SIN_SMALL_POLY_COUNT);
     const double series = z * fma(a_hi, cos_part, sin_part);
     const double small = ((sum_err + p_err) + fma(b_lo, hi, a_lo)) + fma(lo, fma(-a_hi, hi, b_hi), series);
-    return sum + small;
+    const double y = sum + small;
+    const omk_f64_result result = {y, small - (y - sum)}; /* Fast2Sum */
+    return result;
 }
 
-static inline double cos_f64_fast(double x) {
+/* binary64 |x| < 2^20; other lanes give garbage and are redone. */
+static inline omk_f64_result cos_f64_fast(double x) {
     double hi, lo;
-    const uint64_t k = omk_bits64(reduce_by_pio32(x, &hi, &lo));
+    const uint64_t k = omk_bits64(reduce_by_pio512(x, &hi, &lo));
     return cos_table_step(k, hi, lo);
 }
 
 /* binary64 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
- * Payne-Hanek in binary64 for the table step, t = |x| 2/pi mod 4, then x = k pi/32 + r with
- * k = round(16 t). |x| = x_hi + x_lo splits at 2^24 ulps (29 + 24 bits), so each part times a 24-bit
+ * Payne-Hanek in binary64 for the table step, t = |x| 2/pi mod 4, then x = k pi/512 + r with
+ * k = round(256 t). |x| = x_hi + x_lo splits at 2^24 ulps (29 + 24 bits), so each part times a 24-bit
  * chunk of 2/pi (K_TWO_OVER_PI_INT24) is exact. With b = floor((E + 22)/24) for |x| = M 2^E (b >= 0),
  * the chunks before b give multiples of 4 with x_lo and those up to b with x_hi; level j pairs
  * x_lo with chunk b + j and x_hi with chunk b + j + 1, both multiples of 2^(E - 24(b + j)), below
@@ -237,7 +246,7 @@ static inline double cos_f64_fast(double x) {
 /* The multiple of 16 nearest v, for |v| < 2^55. */
 static inline double nearest_multiple_of_16(double v) { return (v + 0x1.8p56) - 0x1.8p56; }
 
-static inline double cos_f64_huge(double x) {
+static inline omk_f64_result cos_f64_huge(double x) {
     const uint64_t abs_bits = omk_bits64(x) & 0x7fffffffffffffffull;
     const double ax = omk_double_from_bits(abs_bits);
     const int64_t e_plus_22 = (int64_t)(abs_bits >> 52) - 1053;
@@ -272,19 +281,22 @@ static inline double cos_f64_huge(double x) {
         tail = omk_two_sum(tail, rest[j], &err);
         tail_lo += err;
     }
-    const double k_shifted = 16.0 * head + 0x1.8p52;            /* |16 head| < 2^11 */
-    const double f_head = 16.0 * head - (k_shifted - 0x1.8p52); /* exact */
+    const double k_shifted = 256.0 * head + 0x1.8p52;            /* |256 head| < 2^13 */
+    const double f_head = 256.0 * head - (k_shifted - 0x1.8p52); /* exact */
     double f_err;
-    const double f_hi = omk_two_sum(f_head, 16.0 * tail, &f_err);
-    const double f_lo = f_err + 16.0 * tail_lo;
-    /* r = f pi/32, pi/32 = (K_PIO2_HI + K_PIO2_LO)/16 */
-    const double r_hi = f_hi * (0.0625 * K_PIO2_HI);
+    const double f_hi = omk_two_sum(f_head, 256.0 * tail, &f_err);
+    const double f_lo = f_err + 256.0 * tail_lo;
+    /* r = f pi/512, pi/512 = (K_PIO2_HI + K_PIO2_LO)/256 */
+    const double r_hi = f_hi * (0x1p-8 * K_PIO2_HI);
     const double r_lo =
-        fma(f_hi, 0.0625 * K_PIO2_HI, -r_hi) + fma(f_hi, 0.0625 * K_PIO2_LO, f_lo * (0.0625 * K_PIO2_HI));
+        fma(f_hi, 0x1p-8 * K_PIO2_HI, -r_hi) + fma(f_hi, 0x1p-8 * K_PIO2_LO, f_lo * (0x1p-8 * K_PIO2_HI));
     return cos_table_step(omk_bits64(k_shifted), r_hi, r_lo);
 }
 
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
+/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-67, 2.6 times the largest
+ * error measured (2^-68.4, f64_rounding_margin); it sends about 1 lane in 8,000 to cos_f64_accurate. */
+#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-67)
 
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
 static double cos_f64_dd(double x, double *tail) {
@@ -300,6 +312,53 @@ static double cos_f64_dd(double x, double *tail) {
     if (!quadrant_sign(r.quadrant)) return y;
     *tail = -*tail;
     return -y;
+}
+
+/* Bits [lo, lo + 64) of a 7-word little-endian integer, 0 <= lo; bits past the top read as 0. */
+static inline uint64_t product_bits64(const uint64_t product[7], int lo) {
+    const int word = lo / 64, offset = lo % 64;
+    const uint64_t low = word < 7 ? product[word] : 0, high = word + 1 < 7 ? product[word + 1] : 0;
+    return offset ? (low >> offset) | (high << (64 - offset)) : low;
+}
+
+/* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
+ * |x| 2/pi mod 4 in 256-bit fixed point from six 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped
+ * words give multiples of 4 and the words left out weigh below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then
+ * cos or sin of |f| pi/2 <= pi/4 by Taylor series (omk_fix_cos_sin), all within about 2^-248 absolute; the
+ * smallest |cos x| of a binary64 is about 2^-61, so the result is good to 2^-187 relative before its one
+ * rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
+static double cos_f64_accurate(double x) {
+    if (isnan(x) || isinf(x)) return x - x;
+    const uint64_t abs_bits = omk_abs_bits64(x);
+    if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
+    const int e = (int)(abs_bits >> 52) - 1075;       /* |x| = m 2^e, normal */
+    const uint64_t m = (abs_bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
+    const int first = e >= 2 ? (e - 2) / 64 : 0; /* earlier words of 2/pi give multiples of 4 */
+    uint64_t product[7];                         /* m * words first..first+5, little-endian */
+    omk_u128 carry = 0;
+    for (int i = 5; i >= 0; i--) {
+        const omk_u128 t = (omk_u128)m * K_TWO_OVER_PI_BITS[first + i] + carry;
+        product[5 - i] = (uint64_t)t;
+        carry = t >> 64;
+    }
+    product[6] = (uint64_t)carry;
+    const int unit_bit = 64 * (first + 6) - e; /* the product's bit of weight 2^0, 318 < unit_bit <= 463 */
+    omk_fix frac;                              /* the 256 bits below it */
+    for (int k = 0; k < 4; k++) frac.w[k] = product_bits64(product, unit_bit - 64 * (k + 1));
+    unsigned quadrant = (unsigned)product_bits64(product, unit_bit) & 3;
+    const int negative_f = (int)(frac.w[0] >> 63); /* f >= 1/2: take f - 1 in the next quadrant */
+    if (negative_f) {
+        const omk_fix zero = {{0, 0, 0, 0}};
+        frac = omk_fix_sub(zero, frac);
+        quadrant = (quadrant + 1) & 3;
+    }
+    const omk_fix g = omk_fix_scale(omk_fix_mul(frac, omk_fix_from_words(K_FIX_PI_OVER_4)), 1); /* |f| pi/2 */
+    omk_fix cos_g, sin_g;
+    omk_fix_cos_sin(g, quadrant & 1 ? NULL : &cos_g, quadrant & 1 ? &sin_g : NULL);
+    /* cos(q pi/2 + g): q = 0: cos g, 1: -sin g, 2: -cos g, 3: sin g, with sin g negative when f was */
+    const int negative = quadrant == 2 || (quadrant == 1 && !negative_f) || (quadrant == 3 && negative_f);
+    const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g, 0);
+    return negative ? -magnitude : magnitude;
 }
 
 /* binary32: cos |x| = (-1)^(k+1) sin r with r = |x| - (2k+1) pi/2, |r| <= pi/2, so one odd

@@ -50,23 +50,21 @@ static const double K_SIN_POLY_F32[] = {
 };
 #define K_SIN_POLY_F32_COUNT 6
 
-/* K_COS_SMALL_POLY: C(z) for cos r, |r| <= pi/64 (binary64 table path), 3 coefficients (degree 2 in z = r^2, 8 in r).
-   Relative error of the whole approximation <= 2^-73.26 (target 2^-62.00; with 2 coefficients: 2^-55.80). */
+/* K_COS_SMALL_POLY: C(z) for cos r, |r| <= pi/1024 (binary64 table path), 2 coefficients (degree 1 in z = r^2, 6 in r).
+   Relative error of the whole approximation <= 2^-87.80 (target 2^-75.00; with 1 coefficients: 2^-62.81). */
 static const double K_COS_SMALL_POLY[] = {
-    0x1.55555555554a9p-5,
-    -0x1.6c16c161c4a1fp-10,
-    0x1.a013de06a9299p-16,
+    0x1.555555555549ep-5,
+    -0x1.6c16bb2a3a441p-10,
 };
-#define K_COS_SMALL_POLY_COUNT 3
+#define K_COS_SMALL_POLY_COUNT 2
 
-/* K_SIN_SMALL_POLY: S(z) for sin r, |r| <= pi/64 (binary64 table path), 4 coefficients (degree 3 in z = r^2, 9 in r).
-   Relative error of the whole approximation <= 2^-69.61 (target 2^-62.00; with 3 coefficients: 2^-60.02). */
+/* K_SIN_SMALL_POLY: S(z) for sin r, |r| <= pi/1024 (binary64 table path), 3 coefficients (degree 2 in z = r^2, 7 in r).
+   Relative error of the whole approximation <= 2^-76.76 (target 2^-75.00; with 2 coefficients: 2^-67.08). */
 static const double K_SIN_SMALL_POLY[] = {
     -0x1.5555555555555p-3,
-    0x1.111111110dc5bp-7,
-    -0x1.a019ff4dae688p-13,
-    0x1.715deeeb82f2dp-19,
+    0x1.1111110f5205cp-7,
+    -0x1.9f97e2f619b28p-13,
 };
-#define K_SIN_SMALL_POLY_COUNT 4
+#define K_SIN_SMALL_POLY_COUNT 3
 
 #endif

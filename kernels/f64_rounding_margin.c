@@ -1,9 +1,10 @@
-/* Measurement for a correctly rounded binary64 path (not done yet, README "Not done yet"): how
- * accurate the double-double results of cos_f64_dd and asin_f64_dd are, and what share of inputs
- * a rounding test with relative error bound eps would send to an accurate phase (the inputs whose
- * exact result lies within eps of a binary64 rounding midpoint). MPFR at 300 bits is the truth.
+/* Measurement behind the binary64 rounding tests (OMK_ARRAY_LOOP_F64): how accurate the value + tail
+ * results of the vectorized fast paths (cos_f64_fast, cos_f64_huge, asin_f64_fast) and of the general
+ * double-double paths (cos_f64_dd, asin_f64_dd) are, and what share of inputs a rounding test with
+ * relative error bound eps would send to an accurate phase (the inputs whose exact result lies within
+ * eps of a binary64 rounding midpoint). MPFR at 300 bits is the truth.
  *   cmake --build build --target f64_rounding_margin && ./build/f64_rounding_margin [samples]
- * Samples are uniform in each range from a fixed seed (default 10^6, about 12 s on 2 cores). */
+ * Samples are uniform in each range from a fixed seed (default 10^6 per row). */
 #include <errno.h>
 #include <mpfr.h>
 #include <omp.h>
@@ -38,7 +39,36 @@ static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, doubl
     *midpoint_dist = fabs(mpfr_get_d(tmp, MPFR_RNDN));
 }
 
-static void run(const char *name, int is_asin, double lo_x, double hi_x, long samples) {
+typedef enum { COS_FAST, COS_HUGE, COS_DD, ASIN_FAST, ASIN_DD } path;
+
+static double evaluate(path p, double in, double *tail) {
+    omk_f64_result r;
+    switch (p) {
+    case COS_FAST:
+        r = cos_f64_fast(in);
+        break;
+    case COS_HUGE:
+        r = cos_f64_huge(in);
+        break;
+    case ASIN_FAST:
+        r = asin_f64_fast(in);
+        break;
+    case COS_DD:
+        return cos_f64_dd(in, tail);
+    default:
+        return asin_f64_dd(in, tail);
+    }
+    *tail = r.tail;
+    return r.value;
+}
+
+typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO } spread;
+
+/* Inputs uniform in [lo_x, hi_x], or with a uniform exponent (LOG_UNIFORM), or (NEAR_ZERO) the double nearest
+ * (k + 1/2) pi plus a uniform offset within pi/64, k uniform below hi_x/pi: where cos is small and the table
+ * step's terms cancel most. */
+static void run(const char *name, path p, double lo_x, double hi_x, spread how, long samples) {
+    const int is_asin = p == ASIN_FAST || p == ASIN_DD;
     double worst = 0.0;
     long within[EPS_COUNT] = {0};
 #pragma omp parallel
@@ -49,10 +79,16 @@ static void run(const char *name, int is_asin, double lo_x, double hi_x, long sa
         long my_within[EPS_COUNT] = {0};
 #pragma omp for schedule(static)
         for (long i = 0; i < samples; i++) {
-            const double u = (double)(splitmix64(20261130u + (uint64_t)i) >> 11) * 0x1p-53;
-            const double in = lo_x + (hi_x - lo_x) * u;
+            const uint64_t bits = splitmix64(20261130u + (uint64_t)i);
+            const double u = (double)(bits >> 11) * 0x1p-53;
+            const double u2 = (double)(splitmix64(bits) >> 11) * 0x1p-53;
+            const double in = how == NEAR_ZERO
+                                  ? ((double)(uint64_t)(u * hi_x / 3.141592653589793) + 0.5) * 3.141592653589793 +
+                                        (u2 - 0.5) * (3.141592653589793 / 32)
+                              : how == LOG_UNIFORM ? exp2(log2(lo_x) + u * (log2(hi_x) - log2(lo_x)))
+                                                   : lo_x + (hi_x - lo_x) * u;
             double tail;
-            const double result = is_asin ? asin_f64_dd(in, &tail) : cos_f64_dd(in, &tail);
+            const double result = evaluate(p, in, &tail);
             mpfr_set_d(x, in, MPFR_RNDN);
             if (is_asin)
                 mpfr_asin(exact, x, MPFR_RNDN);
@@ -70,7 +106,7 @@ static void run(const char *name, int is_asin, double lo_x, double hi_x, long sa
         }
         mpfr_clears(x, exact, tmp, (mpfr_ptr)0);
     }
-    printf("%s, %ld samples: double-double result within 2^%.2f relative; within eps of a midpoint:", name, samples,
+    printf("%s, %ld samples: value + tail within 2^%.2f relative; within eps of a midpoint:", name, samples,
            log2(worst));
     for (int k = 0; k < EPS_COUNT; k++)
         printf(" 2^-%d %.4f%%%s", EPS_FIRST + EPS_STEP * k, 100.0 * (double)within[k] / (double)samples,
@@ -85,8 +121,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: f64_rounding_margin [samples >= 1]\n");
         return 2;
     }
-    run("asin [-1, 1]", 1, -1.0, 1.0, samples);
-    run("cos [-pi, pi]", 0, -3.141592653589793, 3.141592653589793, samples);
-    run("cos [-1e4, 1e4]", 0, -1e4, 1e4, samples);
+    const double pi = 3.141592653589793;
+    run("cos fast path [-pi, pi]", COS_FAST, -pi, pi, UNIFORM, samples);
+    run("cos fast path [-1e4, 1e4]", COS_FAST, -1e4, 1e4, UNIFORM, samples);
+    run("cos fast path [2^-27, 2^20], log-uniform", COS_FAST, 0x1p-27, 0x1p20, LOG_UNIFORM, samples);
+    run("cos fast path near (k + 1/2) pi < 2^20", COS_FAST, 0, 0x1p20, NEAR_ZERO, samples);
+    run("cos huge path [2^20, 2^1023], log-uniform", COS_HUGE, 0x1p20, 0x1p1023, LOG_UNIFORM, samples);
+    run("cos huge path near (k + 1/2) pi < 2^40", COS_HUGE, 0, 0x1p40, NEAR_ZERO, samples);
+    run("cos double-double [-pi, pi]", COS_DD, -pi, pi, UNIFORM, samples);
+    run("asin fast path [-1, 1]", ASIN_FAST, -1.0, 1.0, UNIFORM, samples);
     return 0;
 }

@@ -46,7 +46,7 @@ omk_isa omk_isa_selected(void) {
 
 #define OMK_BUILD(isa, op, dtype)                           omk_##op##_##dtype##_##isa,
 #define OMK_BUILD_ISA(isa, ENUM, flags, cpu_test, op_dtype) OMK_APPLY(OMK_BUILD, isa, OMK_UNPACK op_dtype)
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
     typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                                                 \
     static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                                            \
     static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;                                    \

@@ -23,7 +23,7 @@ omk_isa omk_isa_selected(void);
 /* Per-ISA builds of every kernel: omk_cos_f32_avx2, ... */
 #define OMK_DECLARE_BUILD(isa, op, dtype, ctype)                  void omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);
 #define OMK_DECLARE_BUILD_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_DECLARE_BUILD, isa, OMK_UNPACK kernel)
-#define OMK_KERNEL(op, dtype, ctype)                              OMK_FOR_EACH_ISA(OMK_DECLARE_BUILD_ISA, (op, dtype, ctype))
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)           OMK_FOR_EACH_ISA(OMK_DECLARE_BUILD_ISA, (op, dtype, ctype))
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 #undef OMK_DECLARE_BUILD_ISA

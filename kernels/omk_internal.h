@@ -32,8 +32,7 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
  * approximation, valid for |x| bits below limit_bits; huge(x): the same for |x| bits in
  * [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass;
  * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
- * result (for example the sign applied after narrowing); for T = double it must store approx
- * unchanged, which the flagging pass reuses instead of recomputing fast(x); round_key(approx):
+ * result (for example the sign applied after narrowing); round_key(approx):
  * rounding-test distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
 #define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit,   \
                        accurate)                                                                                       \
@@ -59,15 +58,71 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]);                                                                               \
             const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
-            /* binary64 stored the fast result itself in the first pass; narrower types recompute it */                \
-            const double fast_again = sizeof(T) == sizeof(double) ? (double)out[i] : fast(in[i]);                      \
-            const double approx = omk_select(use_huge, huge(in[i]), fast_again);                                       \
+            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                      \
             out[i] = finish(in[i], (T)approx);                                                                         \
             flagged[i] = (U)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                             \
         }                                                                                                              \
         for (size_t i = 0; i < m; i++)                                                                                 \
             if (flagged[i]) out[i] = accurate(in[i]);                                                                  \
     }
+
+/* A binary64 fast-path result: value + tail, |tail| <= ulp(value)/2. */
+typedef struct {
+    double value, tail;
+} omk_f64_result;
+
+/* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
+ * error eps of cos x or asin x. Rounding test: y is the correctly rounded result unless
+ * fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d = 2^54 eps. (If the test passes, |tail| <= s/(2 factor)
+ * for s the spacing of binary64 next to y on tail's side, and the exact value lies within eps |f| <
+ * eps 2^53 s (1 + 2^-52) of y + tail; so it rounds to y when 1/factor + d (1 + 2^-52) < 1, which this factor
+ * meets.) The test rejects a share of about d of the lanes. Lanes that fail it, and those from huge_end_bits on
+ * (NaN, inf), are redone by accurate(x); factor 0 turns the test off. The first pass records the rejected lanes,
+ * so a second vectorized pass (both paths) runs only on blocks that hold |x| >= limit. */
+#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, fast, huge, huge_end_bits, factor, accurate)                           \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
+        const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
+        double copy[OMK_BLOCK], *out = (y) + start;                                                                    \
+        const double *in = (x) + start;                                                                                \
+        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));        \
+        uint64_t max_abs = 0, any_rejected = 0;                                                                        \
+        uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
+        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(| : any_rejected))                                      \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const uint64_t a =                                                                                         \
+                omk_abs_bits64(in[i]);            /* read before the store, which may alias in[] for the compiler */   \
+            const omk_f64_result r = fast(in[i]); /* by value: an address-taken local would become a stack array */    \
+            out[i] = r.value;                                                                                          \
+            const uint64_t reject =                                                                                    \
+                (uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                   \
+            if ((factor) != 0.0) rejected[i] = reject; /* read only when the test rejects, or after the second pass */ \
+            max_abs = a > max_abs ? a : max_abs;                                                                       \
+            any_rejected |= reject;                                                                                    \
+        }                                                                                                              \
+        if (max_abs >= (limit_bits)) {                                                                                 \
+            any_rejected = 0;                                                                                          \
+            OMK_PRAGMA(omp simd reduction(| : any_rejected))                                                           \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const uint64_t a = omk_abs_bits64(in[i]);                                                              \
+                const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                    \
+                const omk_f64_result fast_r = fast(in[i]), huge_r = huge(in[i]);                                       \
+                const double approx = omk_select(use_huge, huge_r.value, fast_r.value);                                \
+                const double tail = omk_select(use_huge, huge_r.tail, fast_r.tail);                                    \
+                out[i] = approx;                                                                                       \
+                const uint64_t reject =                                                                                \
+                    ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx)) |                \
+                    (uint64_t)(a >= (huge_end_bits));                                                                  \
+                rejected[i] = reject;                                                                                  \
+                any_rejected |= reject;                                                                                \
+            }                                                                                                          \
+        }                                                                                                              \
+        if (any_rejected)                                                                                              \
+            for (size_t i = 0; i < m; i++)                                                                             \
+                if (rejected[i]) out[i] = accurate(in[i]);                                                             \
+    }
+
+/* The rounding-test factor of OMK_ARRAY_LOOP_F64 for the error bound eps. */
+#define OMK_ROUNDING_FACTOR(eps) (1.0 + 0x1p54 * (eps) * (1.0 + 2.0 * 0x1p54 * (eps)))
 
 static inline uint64_t omk_bits64(double x) {
     uint64_t u;
@@ -94,17 +149,20 @@ static inline float omk_float_from_bits(uint32_t u) {
 }
 
 /* The array entry points of one op for one ISA build, from the op's element functions:
- *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize;
+ *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize (binary64:
+ *                                        value + tail, omk_f64_result);
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
  *   op##_f64_huge(x), op##_F64_HUGE_END_BITS  the same for binary64;
+ *   op##_F64_ROUNDING_FACTOR             the binary64 rounding test (OMK_ARRAY_LOOP_F64; 0: none);
+ *   op##_f64_accurate(x)                 binary64 lanes that fail it, and those from the end bits on;
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative.
- * binary64 redoes lanes from the end bits on (NaN, inf) through op##_f64_dd; binary32 also redoes results within
- * OMK_F32_GUARD of a rounding boundary, rounding the double-double; the 16-bit kernels read
- * tables (table16.c) that op##_<dtype>_direct fills. odd_sign: 0x8000 for odd ops, 0 for even. */
+ * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
+ * the 16-bit kernels read tables (table16.c) that op##_<dtype>_direct fills from op##_f64_dd. odd_sign: 0x8000
+ * for odd ops, 0 for even. */
 #define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
     static double op##_f64_elem(double x) {                                                                            \
         double tail;                                                                                                   \
@@ -116,8 +174,8 @@ static inline float omk_float_from_bits(uint32_t u) {
         return omk_round_dd_to_float(y, tail);                                                                         \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
-        OMK_ARRAY_LOOP(double, uint64_t, x, y, n, omk_abs_bits64, omk_bits64(op##_FAST_LIMIT), op##_f64_fast,          \
-                       op##_f64_huge, op##_F64_HUGE_END_BITS, omk_keep_f64, omk_no_rounding_key, 0, op##_f64_elem)     \
+        OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_fast, op##_f64_huge, op##_F64_HUGE_END_BITS, \
+                           op##_F64_ROUNDING_FACTOR, op##_f64_accurate)                                                \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
@@ -163,14 +221,6 @@ static inline uint64_t omk_f32_rounding_key(double y) {
     return (omk_bits64(y) & 0x1fffffff) - (0x10000000u - OMK_F32_GUARD);
 }
 static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding_key(y) <= 2u * OMK_F32_GUARD; }
-static inline uint64_t omk_no_rounding_key(double y) {
-    (void)y;
-    return UINT64_MAX;
-}
-static inline double omk_keep_f64(double x, double y) {
-    (void)x;
-    return y;
-}
 static inline uint32_t omk_abs_bits32(float x) { return omk_bits32(x) & 0x7fffffff; }
 static inline uint64_t omk_abs_bits64(double x) { return omk_bits64(x) & 0x7fffffffffffffffull; }
 

@@ -15,8 +15,8 @@ enum { OMK_TABLE16_ENTRIES = 32768, OMK_TABLE16_SIZE = OMK_TABLE16_ENTRIES + 2 }
 
 #define OMK_TABLE_float(op, dtype)
 #define OMK_TABLE_double(op, dtype)
-#define OMK_TABLE_uint16_t(op, dtype) const uint16_t *omk_table_##op##_##dtype(void);
-#define OMK_KERNEL(op, dtype, ctype)  OMK_TABLE_##ctype(op, dtype)
+#define OMK_TABLE_uint16_t(op, dtype)                   const uint16_t *omk_table_##op##_##dtype(void);
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded) OMK_TABLE_##ctype(op, dtype)
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 #undef OMK_TABLE_float

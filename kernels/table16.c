@@ -22,6 +22,6 @@
         pthread_once(&op##_##dtype##_once, op##_##dtype##_build);                                                      \
         return op##_##dtype##_table;                                                                                   \
     }
-#define OMK_KERNEL(op, dtype, ctype) OMK_TABLE_##ctype(op, dtype)
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded) OMK_TABLE_##ctype(op, dtype)
 #include "omk_kernels.def"
 #undef OMK_KERNEL

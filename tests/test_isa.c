@@ -27,7 +27,7 @@
 #endif
 
 enum {
-#define OMK_KERNEL(op, dtype, ctype) K_##op##_##dtype,
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded) K_##op##_##dtype,
 #include "omk_kernels.def"
 #undef OMK_KERNEL
     KERNEL_COUNT
@@ -46,7 +46,7 @@ static unsigned long build_calls[KERNEL_COUNT][OMK_ISA_COUNT];
         __real_omk_##op##_##dtype##_##isa(x, y, n);                                                                    \
     }
 #define OMK_WRAP_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_WRAP, isa, OMK_ISA_##ENUM, OMK_UNPACK kernel)
-#define OMK_KERNEL(op, dtype, ctype)                     OMK_FOR_EACH_ISA(OMK_WRAP_ISA, (op, dtype, ctype))
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)  OMK_FOR_EACH_ISA(OMK_WRAP_ISA, (op, dtype, ctype))
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 #undef OMK_WRAP_ISA
@@ -64,7 +64,7 @@ typedef struct {
 #define OMK_FN(f)                                      (kernel_fn)(void (*)(void)) f
 #define OMK_FN_BUILD(isa, op, dtype)                   OMK_FN(omk_##op##_##dtype##_##isa),
 #define OMK_FN_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_FN_BUILD, isa, OMK_UNPACK kernel)
-#define OMK_KERNEL(op, dtype, ctype)                                                                                   \
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
     {#op "_" #dtype, #op, sizeof(ctype), {OMK_FOR_EACH_ISA(OMK_FN_ISA, (op, dtype))}, OMK_FN(omk_##op##_##dtype)},
 static const kernel kernels[] = {
 #include "omk_kernels.def"
