@@ -141,7 +141,7 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
 #define asin_f32_huge          asin_f32_fast
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
-/* No rounding test: at the fast path's 2^-60.4 it would reject about 1 lane in 40 (README "Not done yet"). */
+/* No rounding test: at the fast path's 2^-60.4 it would reject about 1 lane in 50 (README "Not done yet"). */
 #define asin_F64_ROUNDING_FACTOR 0.0
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */

@@ -1,0 +1,169 @@
+/* A/B throughput of two builds of libomk in one process: both shared libraries are loaded with dlopen and
+ * timed alternately, round after round, on the same inputs, so that the machine's drift between processes
+ * (up to 2x on shared machines) cancels out of the ratio. For comparing a change against the previous commit:
+ *
+ *   omk_ab OLD/libomk.so NEW/libomk.so cos f64 [--range LO,HI] [--rounds N] [--seed S]
+ *
+ * Inputs: 32 blocks of 4096 elements, uniform in [LO, HI] (default [-pi, pi] for cos, [-1, 1] for asin) from a
+ * fixed seed; one round calls each library once per block, in alternating order. Prints the median ns per
+ * element of each, the median of the per-round time ratios B/A with P10 and P90, and how many outputs differ. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { BLOCKS = 32, BLOCK = 4096, MAX_ROUNDS = 10001 };
+
+typedef void (*kernel_f64)(const double *, double *, size_t);
+typedef void (*kernel_f32)(const float *, float *, size_t);
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix64(uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int by_value(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int usage(const char *why) {
+    fprintf(stderr,
+            "omk_ab: %s\nusage: omk_ab LIB_A LIB_B OP DTYPE [--range LO,HI] [--rounds N] [--seed S]\n"
+            "  OP: cos or asin; DTYPE: f32 or f64; N: 1..%d rounds (default 41)\n",
+            why, MAX_ROUNDS);
+    return 2;
+}
+
+static int parse_double(const char *text, double *out) {
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    return errno || end == text || *end;
+}
+
+/* One pass over the blocks with kernel fn; returns seconds. */
+static double time_pass(void *fn, int is_f64, const void *in, void *out) {
+    const double start = now_seconds();
+    for (int b = 0; b < BLOCKS; b++) {
+        if (is_f64)
+            ((kernel_f64)fn)((const double *)in + (size_t)b * BLOCK, out, BLOCK);
+        else
+            ((kernel_f32)fn)((const float *)in + (size_t)b * BLOCK, out, BLOCK);
+    }
+    return now_seconds() - start;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 5) return usage("needs two libraries, an op and a dtype");
+    const char *op = argv[3], *dtype = argv[4];
+    if (strcmp(op, "cos") && strcmp(op, "asin")) return usage("OP must be cos or asin");
+    if (strcmp(dtype, "f32") && strcmp(dtype, "f64")) return usage("DTYPE must be f32 or f64");
+    const int is_f64 = !strcmp(dtype, "f64");
+    double lo = strcmp(op, "cos") ? -1.0 : -3.141592653589793, hi = -lo;
+    long rounds = 41;
+    unsigned long long seed = 20261130;
+    for (int i = 5; i < argc; i++) {
+        if (i + 1 >= argc) return usage("an option lacks its value");
+        const char *value = argv[++i];
+        if (!strcmp(argv[i - 1], "--range")) {
+            const char *comma = strchr(value, ',');
+            char first[64];
+            if (!comma || (size_t)(comma - value) >= sizeof first) return usage("--range needs LO,HI");
+            memcpy(first, value, (size_t)(comma - value));
+            first[comma - value] = 0;
+            if (parse_double(first, &lo) || parse_double(comma + 1, &hi) || !(lo < hi))
+                return usage("--range needs two numbers LO < HI");
+        } else if (!strcmp(argv[i - 1], "--rounds")) {
+            char *end;
+            errno = 0;
+            rounds = strtol(value, &end, 10);
+            if (errno || *end || end == value || rounds < 1 || rounds > MAX_ROUNDS) return usage("bad --rounds");
+        } else if (!strcmp(argv[i - 1], "--seed")) {
+            char *end;
+            errno = 0;
+            seed = strtoull(value, &end, 10);
+            if (errno || *end || end == value) return usage("bad --seed");
+        } else {
+            return usage("unknown option");
+        }
+    }
+    char symbol[32];
+    snprintf(symbol, sizeof symbol, "omk_%s_%s", op, dtype);
+    void *fn[2];
+    for (int k = 0; k < 2; k++) {
+        void *lib = dlopen(argv[1 + k], RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            fprintf(stderr, "omk_ab: cannot load %s: %s\n", argv[1 + k], dlerror());
+            return 2;
+        }
+        fn[k] = dlsym(lib, symbol);
+        if (!fn[k]) {
+            fprintf(stderr, "omk_ab: %s has no %s\n", argv[1 + k], symbol);
+            return 2;
+        }
+    }
+
+    const size_t elem = is_f64 ? sizeof(double) : sizeof(float), total = (size_t)BLOCKS * BLOCK;
+    unsigned char *in = malloc(total * elem), *out_a = malloc(BLOCK * elem), *out_b = malloc(BLOCK * elem);
+    double *seconds = malloc(3 * (size_t)rounds * sizeof *seconds);
+    if (!in || !out_a || !out_b || !seconds) {
+        fprintf(stderr, "omk_ab: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < total; i++) {
+        const double u = (double)(splitmix64(seed + i) >> 11) * 0x1p-53, v = lo + (hi - lo) * u;
+        if (is_f64)
+            ((double *)in)[i] = v;
+        else
+            ((float *)in)[i] = (float)v;
+    }
+    /* how many outputs differ, over every block */
+    size_t differ = 0;
+    for (int b = 0; b < BLOCKS; b++) {
+        const unsigned char *block = in + (size_t)b * BLOCK * elem;
+        if (is_f64) {
+            ((kernel_f64)fn[0])((const double *)block, (double *)out_a, BLOCK);
+            ((kernel_f64)fn[1])((const double *)block, (double *)out_b, BLOCK);
+        } else {
+            ((kernel_f32)fn[0])((const float *)block, (float *)out_a, BLOCK);
+            ((kernel_f32)fn[1])((const float *)block, (float *)out_b, BLOCK);
+        }
+        for (size_t i = 0; i < BLOCK; i++) differ += memcmp(out_a + i * elem, out_b + i * elem, elem) != 0;
+    }
+
+    double *time_a = seconds, *time_b = seconds + rounds, *ratio = seconds + 2 * rounds;
+    for (long r = 0; r < rounds; r++) {
+        const int first = (int)(r & 1); /* alternate which library runs first */
+        for (int k = 0; k < 2; k++) {
+            const int which = k ^ first;
+            const double t = time_pass(fn[which], is_f64, in, which ? out_b : out_a);
+            (which ? time_b : time_a)[r] = t;
+        }
+        ratio[r] = time_b[r] / time_a[r];
+    }
+    qsort(time_a, (size_t)rounds, sizeof *time_a, by_value);
+    qsort(time_b, (size_t)rounds, sizeof *time_b, by_value);
+    qsort(ratio, (size_t)rounds, sizeof *ratio, by_value);
+    printf("%s %s on [%g, %g], %d blocks of %d, %ld rounds, seed %llu\n", op, dtype, lo, hi, BLOCKS, BLOCK, rounds,
+           seed);
+    printf("A %s: %.3f ns/element (median)\nB %s: %.3f ns/element (median)\n", argv[1],
+           time_a[rounds / 2] / (double)total * 1e9, argv[2], time_b[rounds / 2] / (double)total * 1e9);
+    printf("time B/A, median of the per-round ratios: %.3f (P10 %.3f, P90 %.3f)\n", ratio[rounds / 2],
+           ratio[rounds / 10], ratio[rounds * 9 / 10]);
+    printf("outputs that differ: %zu of %zu\n", differ, total);
+    free(in), free(out_a), free(out_b), free(seconds);
+    return 0;
+}
