@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,35 +77,46 @@ int main(int argc, char **argv) {
     long rounds = 41;
     unsigned long long seed = 20261130;
     for (int i = 5; i < argc; i++) {
-        if (i + 1 >= argc) return usage("an option lacks its value");
+        const char *option = argv[i];
+        if (strcmp(option, "--range") && strcmp(option, "--rounds") && strcmp(option, "--seed")) {
+            fprintf(stderr, "omk_ab: unknown option '%s'\n", option);
+            return usage("options are --range, --rounds and --seed");
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "omk_ab: %s needs a value\n", option);
+            return usage("an option lacks its value");
+        }
         const char *value = argv[++i];
-        if (!strcmp(argv[i - 1], "--range")) {
+        if (!strcmp(option, "--range")) {
             const char *comma = strchr(value, ',');
             char first[64];
             if (!comma || (size_t)(comma - value) >= sizeof first) return usage("--range needs LO,HI");
             memcpy(first, value, (size_t)(comma - value));
             first[comma - value] = 0;
-            if (parse_double(first, &lo) || parse_double(comma + 1, &hi) || !(lo < hi))
-                return usage("--range needs two numbers LO < HI");
-        } else if (!strcmp(argv[i - 1], "--rounds")) {
+            if (parse_double(first, &lo) || parse_double(comma + 1, &hi) || !(lo < hi) || !isfinite(hi - lo))
+                return usage("--range needs two finite numbers LO < HI whose difference is finite");
+        } else if (!strcmp(option, "--rounds")) {
             char *end;
             errno = 0;
             rounds = strtol(value, &end, 10);
             if (errno || *end || end == value || rounds < 1 || rounds > MAX_ROUNDS) return usage("bad --rounds");
-        } else if (!strcmp(argv[i - 1], "--seed")) {
+        } else {
             char *end;
             errno = 0;
             seed = strtoull(value, &end, 10);
-            if (errno || *end || end == value) return usage("bad --seed");
-        } else {
-            return usage("unknown option");
+            if (errno || *end || end == value || *value == '-') return usage("bad --seed");
         }
     }
     char symbol[32];
     snprintf(symbol, sizeof symbol, "omk_%s_%s", op, dtype);
-    void *fn[2];
+    void *fn[2], *handle[2];
     for (int k = 0; k < 2; k++) {
-        void *lib = dlopen(argv[1 + k], RTLD_NOW | RTLD_LOCAL);
+        /* a name without '/' would be searched in the system's library path, not taken as this file */
+        if (!strchr(argv[1 + k], '/')) {
+            fprintf(stderr, "omk_ab: give a path with a '/' (./libomk.so), not '%s'\n", argv[1 + k]);
+            return 2;
+        }
+        void *lib = handle[k] = dlopen(argv[1 + k], RTLD_NOW | RTLD_LOCAL);
         if (!lib) {
             fprintf(stderr, "omk_ab: cannot load %s: %s\n", argv[1 + k], dlerror());
             return 2;
@@ -116,6 +128,7 @@ int main(int argc, char **argv) {
         }
     }
 
+    if (handle[0] == handle[1]) fprintf(stderr, "omk_ab: both paths load the same library; A and B are one build\n");
     const size_t elem = is_f64 ? sizeof(double) : sizeof(float), total = (size_t)BLOCKS * BLOCK;
     unsigned char *in = malloc(total * elem), *out_a = malloc(BLOCK * elem), *out_b = malloc(BLOCK * elem);
     double *seconds = malloc(3 * (size_t)rounds * sizeof *seconds);

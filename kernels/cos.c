@@ -5,15 +5,15 @@
  *   product exact through an fma); cos x = A cos r + B sin r, A = cos(m pi/512), B = -sin(m pi/512),
  *   m = k mod 1024, double-doubles from one 1280-entry table (trig_reduce.sollya; read with gathers), and
  *   cos r - 1, sin r - r from polynomials of degree 6 and 7 in r (cos_poly.h: 2^-87.80 and 2^-76.76
- *   relative on |r| <= pi/1024). A + B r_hi is summed error-free; the rest, below 2^-17 of the result
+ *   relative on |r| <= pi/1024). A + B r_hi is summed error-free; the rest, below 2^-16.96 of the result
  *   near the zeros of cos and far smaller elsewhere, in binary64, and the result is value + tail.
  * Finite |x| >= 2^20 (cos_f64_huge, vectorized): the same table step after a Payne-Hanek reduction in
  *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
  *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
- * Both are within 2^-68.26 relative (largest error of value + tail over 6 10^6 samples from uniform,
- *   log-uniform and near-zero input sets: ./build/f64_rounding_margin); a rounding test for the bound
- *   2^-67 (OMK_ARRAY_LOOP_F64) passes all but about 1 lane in 8,000, and those are redone by
- *   cos_f64_accurate: Payne-Hanek and Taylor series in 256-bit fixed point, about 0.6 us per call.
+ * Both are within 2^-67.85 relative (largest error of value + tail over 8 10^6 samples from uniform,
+ *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin); a rounding test for the
+ *   bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane in 4,000, and those
+ *   are redone by cos_f64_accurate: Payne-Hanek and Taylor series in 256-bit fixed point, about 0.5 us per call.
  *   Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples
  *   100000000 --reference fast) and on the 24 hardest inputs of the hard-case table (ctest).
  * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
@@ -68,7 +68,7 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
     return k_shifted;
 }
 
-/* x = k pi/512 + r_hi + r_lo for |x| < 2^20 (|k| < 2^28.4, |r| <= pi/1024 (1 + 2^-40)): the first
+/* x = k pi/512 + r_hi + r_lo for |x| < 2^20 (|k| < 2^27.35, |r| <= pi/1024 (1 + 2^-40)): the first
  * fma is exact (trig_reduce.h), k K_PIO512_2 is split exactly, and only the K_PIO512_3 term rounds. Every step is odd
  * in x (round to nearest even). Returns k + 0x1.8p52. */
 static inline double reduce_by_pio512(double x, double *r_hi, double *r_lo) {
@@ -203,7 +203,7 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
  * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
  * relative to the result (2^-17 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
- * result is value + tail (Fast2Sum), within 2^-68.26 relative as measured (f64_rounding_margin). Odd
+ * result is value + tail (Fast2Sum), within 2^-67.85 relative as measured (f64_rounding_margin). Odd
  * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
 static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
     const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
@@ -240,7 +240,7 @@ static inline omk_f64_result cos_f64_fast(double x) {
  * x_lo with chunk b + j and x_hi with chunk b + j + 1, both multiples of 2^(E - 24(b + j)), below
  * 2^(49 - 24j) and 2^(54 - 24j). Levels 0 and 1 are reduced mod 16 (exact), levels 0..3 summed with
  * error-free sums into the head that gives k, and the tail (levels 4..7 and the sums' errors) as a
- * double-double; beyond level 7 the chunks add below 2^-160. So t is known to ~2^-130 absolute,
+ * double-double; beyond level 7 the chunks add below 2^-137. So t is known to ~2^-130 absolute,
  * and r keeps ~2^-68 relative even for the binary64 closest to a multiple of pi/2 (|r| ~ 2^-61).
  * Lanes below 2^20, infinities and NaN read the table in bounds and give garbage. */
 /* The multiple of 16 nearest v, for |v| < 2^55. */
@@ -294,9 +294,11 @@ static inline omk_f64_result cos_f64_huge(double x) {
 }
 
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
-/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-67, 2.4 times the largest
- * error measured (2^-68.26, f64_rounding_margin); it sends about 1 lane in 8,000 to cos_f64_accurate. */
-#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-67)
+/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.6 times the largest
+ * error measured (2^-67.85, at the table cells next to the zeros of cos: f64_rounding_margin), and 2.3 times a
+ * rough a-priori estimate (about seven binary64 roundings on the series term, at most 2^-16.96 of the result:
+ * 2^-67.2). It sends about 1 lane in 4,000 to cos_f64_accurate. */
+#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
 
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
 static double cos_f64_dd(double x, double *tail) {
@@ -324,8 +326,8 @@ static inline uint64_t product_bits64(const uint64_t product[7], int lo) {
 /* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
  * |x| 2/pi mod 4 in 256-bit fixed point from six 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped
  * words give multiples of 4 and the words left out weigh below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then
- * cos or sin of |f| pi/2 <= pi/4 by Taylor series (omk_fix_cos_sin), all within about 2^-248 absolute; the
- * smallest |cos x| of a binary64 is about 2^-61, so the result is good to 2^-187 relative before its one
+ * cos or sin of |f| pi/2 <= pi/4 by Taylor series (omk_fix_cos_sin), all within about 2^-200 absolute; the
+ * smallest |cos x| of a binary64 is about 2^-61, so the result is good to 2^-139 relative before its one
  * rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
 static double cos_f64_accurate(double x) {
     if (isnan(x) || isinf(x)) return x - x;
@@ -357,7 +359,7 @@ static double cos_f64_accurate(double x) {
     omk_fix_cos_sin(g, quadrant & 1 ? NULL : &cos_g, quadrant & 1 ? &sin_g : NULL);
     /* cos(q pi/2 + g): q = 0: cos g, 1: -sin g, 2: -cos g, 3: sin g, with sin g negative when f was */
     const int negative = quadrant == 2 || (quadrant == 1 && !negative_f) || (quadrant == 3 && negative_f);
-    const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g, 0);
+    const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g);
     return negative ? -magnitude : magnitude;
 }
 

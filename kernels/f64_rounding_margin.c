@@ -63,11 +63,26 @@ static double evaluate(path p, double in, double *tail) {
     return r.value;
 }
 
-typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO } spread;
+typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO, CELL_EDGE } spread;
 
-/* Inputs uniform in [lo_x, hi_x], or with a uniform exponent (LOG_UNIFORM), or (NEAR_ZERO) the double nearest
- * (k + 1/2) pi plus a uniform offset within pi/64, k uniform below hi_x/pi: where cos is small and the table
- * step's terms cancel most. */
+/* The input for sample u, u2 (uniform in [0, 1)): uniform in [lo_x, hi_x], or with a uniform exponent
+ * (LOG_UNIFORM), or (NEAR_ZERO) the double nearest (k + 1/2) pi plus a uniform offset within pi/64, k uniform below
+ * hi_x/pi, where cos is small and the table step's terms cancel most; or (CELL_EDGE) within 2^-10 of a table cell's
+ * edge, |r| near pi/1024, in the four cells next to each zero of cos below hi_x, where the series term is largest
+ * against the result. */
+static double sample_input(spread how, double lo_x, double hi_x, double u, double u2) {
+    const double pi = 3.141592653589793;
+    if (how == LOG_UNIFORM) return exp2(log2(lo_x) + u * (log2(hi_x) - log2(lo_x)));
+    if (how == NEAR_ZERO) return ((double)(uint64_t)(u * hi_x / pi) + 0.5) * pi + (u2 - 0.5) * (pi / 32);
+    if (how == CELL_EDGE) {
+        static const double cells[4] = {255, 257, 767, 769}; /* k mod 1024 next to pi/2 and 3 pi/2 */
+        const uint64_t pick = (uint64_t)(u2 * 8);            /* cell and side */
+        const double turn = (double)(uint64_t)(u * hi_x / (2 * pi)), side = pick & 1 ? 1.0 : -1.0;
+        const double offset = side * (0.5 - ldexp(u2 * 8 - (double)pick, -10)); /* in cell widths */
+        return (1024 * turn + cells[pick >> 1] + offset) * (pi / 512);
+    }
+    return lo_x + (hi_x - lo_x) * u;
+}
 static void run(const char *name, path p, double lo_x, double hi_x, spread how, long samples) {
     const int is_asin = p == ASIN_FAST || p == ASIN_DD;
     double worst = 0.0;
@@ -83,11 +98,7 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
             const uint64_t bits = splitmix64(20261130u + (uint64_t)i);
             const double u = (double)(bits >> 11) * 0x1p-53;
             const double u2 = (double)(splitmix64(bits) >> 11) * 0x1p-53;
-            const double in = how == NEAR_ZERO
-                                  ? ((double)(uint64_t)(u * hi_x / 3.141592653589793) + 0.5) * 3.141592653589793 +
-                                        (u2 - 0.5) * (3.141592653589793 / 32)
-                              : how == LOG_UNIFORM ? exp2(log2(lo_x) + u * (log2(hi_x) - log2(lo_x)))
-                                                   : lo_x + (hi_x - lo_x) * u;
+            const double in = sample_input(how, lo_x, hi_x, u, u2);
             double tail;
             const double result = evaluate(p, in, &tail);
             mpfr_set_d(x, in, MPFR_RNDN);
@@ -140,8 +151,10 @@ int main(int argc, char **argv) {
     run("cos fast path [-1e4, 1e4]", COS_FAST, -1e4, 1e4, UNIFORM, samples);
     run("cos fast path [2^-27, 2^20], log-uniform", COS_FAST, 0x1p-27, 0x1p20, LOG_UNIFORM, samples);
     run("cos fast path near (k + 1/2) pi < 2^20", COS_FAST, 0, 0x1p20, NEAR_ZERO, samples);
+    run("cos fast path at the cell edges next to the zeros < 2^20", COS_FAST, 0, 0x1p20, CELL_EDGE, samples);
     run("cos huge path [2^20, 2^1023], log-uniform", COS_HUGE, 0x1p20, 0x1p1023, LOG_UNIFORM, samples);
     run("cos huge path near (k + 1/2) pi < 2^40", COS_HUGE, 0, 0x1p40, NEAR_ZERO, samples);
+    run("cos huge path at the cell edges next to the zeros < 2^40", COS_HUGE, 0x1p20, 0x1p40, CELL_EDGE, samples);
     run("cos double-double [-pi, pi]", COS_DD, -pi, pi, UNIFORM, samples);
     run("asin fast path [-1, 1]", ASIN_FAST, -1.0, 1.0, UNIFORM, samples);
     return 0;

@@ -1,6 +1,6 @@
 /* 256-bit fixed-point arithmetic for the accurate phase of the correctly rounded binary64 cos (cos.c).
  * A value is w[0] 2^-64 + w[1] 2^-128 + w[2] 2^-192 + w[3] 2^-256 (most significant word first), in [0, 1).
- * Products are truncated, so each costs at most 2^-254; the callers' error budgets stay near 2^-248 absolute, far
+ * Products are truncated, so each costs at most 2^-254; the callers' error budgets stay near 2^-200 absolute, far
  * below what rounding a binary64 result ever needs. Integer code only: every ISA build computes the same bits.
  * Not installed. */
 #ifndef OMK_FIXED_H
@@ -74,10 +74,11 @@ static inline omk_fix omk_fix_mul(omk_fix a, omk_fix b) {
     return r;
 }
 
-/* a 2^scale rounded to nearest binary64 (ties to even), for a != 0 whose result is normal. */
-static inline double omk_fix_to_double(omk_fix a, int scale) {
+/* a rounded to nearest binary64 (ties to even); 0 gives 0. */
+static inline double omk_fix_to_double(omk_fix a) {
     int word = 0;
-    while (!a.w[word]) word++;
+    while (word < 4 && !a.w[word]) word++;
+    if (word == 4) return 0.0;
     const int top = 64 * word + __builtin_clzll(a.w[word]); /* index of the leading one, from the top */
     const uint64_t head = omk_fix_bits64(a, top);           /* the leading one and 63 bits after it */
     uint64_t sticky = head & 0x3ff;
@@ -85,7 +86,7 @@ static inline double omk_fix_to_double(omk_fix a, int scale) {
         sticky |= omk_fix_bits64(a, 64 * i) & (i == word + 1 ? (~0ull >> (top % 64)) : ~0ull);
     uint64_t mant = head >> 11;
     if ((head >> 10 & 1) && (sticky || (mant & 1))) mant++;
-    int exponent = scale - top - 1; /* the leading one weighs 2^(scale - top - 1) */
+    int exponent = -top - 1; /* the leading one weighs 2^(-top - 1) */
     if (mant >> 53) {
         mant >>= 1;
         exponent++;
@@ -94,14 +95,14 @@ static inline double omk_fix_to_double(omk_fix a, int scale) {
 }
 
 /* cos t and sin t (either pointer may be null) for 0 < t, t^2 < 3/4 (t < 0.866), by their Taylor series, Horner
- * in z = t^2 with every partial sum in (0, 1); the series stops at the first term below 2^-258 (at most that of
+ * in z = t^2 with every partial sum in (0, 1); the series stops at the first term below 2^-202 (at most that of
  * t^56 / t^57), counted from the leading zeros of z and a lower bound on log2 of the factorials. */
 static inline void omk_fix_cos_sin(omk_fix t, omk_fix *cos_t, omk_fix *sin_t) {
     const omk_fix z = omk_fix_mul(t, t), zero = {{0, 0, 0, 0}};
     int leading_zeros = 0; /* z < 2^-leading_zeros */
     while (leading_zeros < 256 && !omk_fix_bit(z, leading_zeros)) leading_zeros++;
-    int terms = 1, log2_factorial = 1; /* the last term kept, z^terms / (2 terms)!, is below 2^-258 */
-    while (terms < 28 && leading_zeros * terms + log2_factorial < 258) {
+    int terms = 1, log2_factorial = 1; /* the last term kept, z^terms / (2 terms)!, is below 2^-202 */
+    while (terms < 28 && leading_zeros * terms + log2_factorial < 202) {
         terms++;
         log2_factorial +=
             (63 - __builtin_clzll((uint64_t)(2 * terms - 1))) + (63 - __builtin_clzll((uint64_t)(2 * terms)));

@@ -74,9 +74,13 @@ typedef struct {
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
  * error eps of cos x or asin x. Rounding test: y is the correctly rounded result unless
  * fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d = 2^54 eps. (If the test passes, |tail| <= s/(2 factor)
- * for s the spacing of binary64 next to y on tail's side, and the exact value lies within eps |f| <
- * eps 2^53 s (1 + 2^-52) of y + tail; so it rounds to y when 1/factor + d (1 + 2^-52) < 1, which this factor
- * meets.) The test rejects a share of about d of the lanes. Lanes that fail it, and those from huge_end_bits on
+ * for s the spacing of binary64 next to y on tail's side (a tie is kept only when y is even), and the exact value
+ * lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it rounds to y when 1/factor + d (1 + 2^-52) < 1,
+ * which this factor meets and 1 + d would not. When y is a power of two and the exact value falls on the other,
+ * narrower side, it lies within d s/4 < s/4 of y and still rounds to y; tail = 0 is the same with the narrower
+ * spacing. This assumes normal results with a normal or zero tail (cos never has others) and 2^-80 <= eps <=
+ * 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share of about d of the
+ * lanes. Lanes that fail it, and those from huge_end_bits on
  * (NaN, inf), are redone by accurate(x); factor 0 turns the test off. The first pass records the rejected lanes,
  * so a second vectorized pass (both paths) runs only on blocks that hold |x| >= limit. */
 #define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, fast, huge, huge_end_bits, factor, accurate)                           \
@@ -121,7 +125,7 @@ typedef struct {
                 if (rejected[i]) out[i] = accurate(in[i]);                                                             \
     }
 
-/* The rounding-test factor of OMK_ARRAY_LOOP_F64 for the error bound eps. */
+/* The rounding-test factor of OMK_ARRAY_LOOP_F64 for the error bound eps (2^-80 <= eps <= 2^-56). */
 #define OMK_ROUNDING_FACTOR(eps) (1.0 + 0x1p54 * (eps) * (1.0 + 2.0 * 0x1p54 * (eps)))
 
 static inline uint64_t omk_bits64(double x) {

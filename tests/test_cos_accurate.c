@@ -2,7 +2,8 @@
  * compiled into this test): the accurate phase (cos_f64_accurate) on every input, and the rounding test of
  * the vectorized fast paths, whose accepted results must be the correctly rounded ones. Inputs from a fixed
  * seed: uniform on [-pi, pi], log-uniform over the whole binary64 range, the doubles next to multiples of
- * pi/2, the hard-case table and the special values. */
+ * pi/2, the edges of the table cells next to the zeros of cos (where the fast path's error is largest), the
+ * hard-case table and the special values. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,6 +69,12 @@ static void accurate_phase_and_rounding_test(void **state) {
         double x;
         memcpy(&x, &bits, sizeof x);
         check_one(x, &c);
+        /* within 2^-10 cell widths of an edge of the cells k = 255, 257, 767, 769 mod 1024 */
+        static const double cells[4] = {255, 257, 767, 769};
+        const double u = uniform01(i + 4000000) * 8, turn = floor(uniform01(i + 5000000) * 0x1p17);
+        const int pick = (int)u;
+        const double offset = (pick & 1 ? 1.0 : -1.0) * (0.5 - ldexp(u - pick, -10));
+        check_one((1024 * turn + cells[pick >> 1] + offset) * (3.141592653589793 / 512), &c);
     }
     /* the hard-case table's cos rows */
     FILE *f = fopen(ULPB_TEST_DATA "/hard_cases_f64.txt", "r");
