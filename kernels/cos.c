@@ -10,10 +10,11 @@
  * Finite |x| >= 2^20 (cos_f64_huge, vectorized): the same table step after a Payne-Hanek reduction in
  *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
  *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
- * Both are within 2^-67.85 relative (largest error of value + tail over 8 10^6 samples from uniform,
+ * Both are within 2^-67.96 relative (largest error of value + tail over 8 10^6 samples from uniform,
  *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin); a rounding test for the
  *   bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane in 4,000, and those
- *   are redone by cos_f64_accurate: Payne-Hanek and Taylor series in 256-bit fixed point, about 0.5 us per call.
+ *   are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about 60 ns), and for the
+ *   few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed point (about 0.5 us).
  *   Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples
  *   100000000 --reference fast) and on the 24 hardest inputs of the hard-case table (ctest).
  * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
@@ -203,7 +204,7 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
  * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
  * relative to the result (2^-17 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
- * result is value + tail (Fast2Sum), within 2^-67.85 relative as measured (f64_rounding_margin). Odd
+ * result is value + tail (Fast2Sum), within 2^-67.96 relative as measured (f64_rounding_margin). Odd
  * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
 static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
     const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
@@ -294,8 +295,8 @@ static inline omk_f64_result cos_f64_huge(double x) {
 }
 
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
-/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.6 times the largest
- * error measured (2^-67.85, at the table cells next to the zeros of cos: f64_rounding_margin), and 2.3 times a
+/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.9 times the largest
+ * error measured (2^-67.96, at the table cells next to the zeros of cos: f64_rounding_margin), and 2.3 times a
  * rough a-priori estimate (about seven binary64 roundings on the series term, at most 2^-16.96 of the result:
  * 2^-67.2). It sends about 1 lane in 4,000 to cos_f64_accurate. */
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
@@ -323,14 +324,12 @@ static inline uint64_t product_bits64(const uint64_t product[7], int lo) {
     return offset ? (low >> offset) | (high << (64 - offset)) : low;
 }
 
-/* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
- * |x| 2/pi mod 4 in 256-bit fixed point from six 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped
- * words give multiples of 4 and the words left out weigh below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then
- * cos or sin of |f| pi/2 <= pi/4 by Taylor series (omk_fix_cos_sin), all within about 2^-200 absolute; the
- * smallest |cos x| of a binary64 is about 2^-61, so the result is good to 2^-139 relative before its one
- * rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
-static double cos_f64_accurate(double x) {
-    if (isnan(x) || isinf(x)) return x - x;
+/* The last phase of the correctly rounded binary64 cos, for finite x: |x| 2/pi mod 4 in 256-bit fixed point from six
+ * 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped words give multiples of 4 and the words left out weigh
+ * below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then cos or sin of |f| pi/2 <= pi/4 by Taylor series
+ * (omk_fix_cos_sin), all within about 2^-200 absolute; the smallest |cos x| of a binary64 is about 2^-61, so the result
+ * is good to 2^-139 relative before its one rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
+static double cos_f64_fixed(double x) {
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
     const int e = (int)(abs_bits >> 52) - 1075;       /* |x| = m 2^e, normal */
@@ -361,6 +360,54 @@ static double cos_f64_accurate(double x) {
     const int negative = quadrant == 2 || (quadrant == 1 && !negative_f) || (quadrant == 3 && negative_f);
     const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g);
     return negative ? -magnitude : magnitude;
+}
+
+/* The middle phase, for 2^-27 <= |x| < 2^20: the fast path's table step with every term that matters in
+ * double-double. r = hi + lo from reduce_by_pio512 (absolute error about 2^-138, against |r| >= about 2^-53 where
+ * the result depends on r's relative accuracy), A and B to 2^-106, and
+ *   cos x = A + B r + A (cos r - 1) + B (sin r - r),
+ *   cos r - 1 = -r^2/2 + r^4 (1/24 - r^2/720 + r^4/8!),  sin r - r = -r^3/6 + r^5 (1/120 - r^2/5040 + r^4/9!),
+ * the leading terms -r^2/2 and -r^3/6 and all four products as double-doubles, the series' next terms (below
+ * 2^-38 of the result) in binary64 and the truncation below 2^-82 relative: value + tail good to about 2^-87
+ * relative (2^-87.31 measured: f64_rounding_margin); cos_f64_accurate keeps it when a rounding test for 2^-80
+ * passes. */
+static omk_f64_result cos_f64_refine(double x) {
+    double hi, lo;
+    const uint64_t m = omk_bits64(reduce_by_pio512(x, &hi, &lo)) & 1023;
+    const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
+    const double b_hi = K_COS_STEP_HI[m + 256], b_lo = K_COS_STEP_LO[m + 256];
+    const double r2 = hi * hi, r2_lo = fma(hi, hi, -r2) + 2.0 * hi * lo;
+    double err;
+    const double c = omk_two_sum(-0.5 * r2, r2 * r2 * fma(r2, fma(r2, 1.0 / 40320, -1.0 / 720), 1.0 / 24), &err);
+    const double c_lo = err - 0.5 * r2_lo;
+    const double r3 = hi * r2, r3_lo = fma(hi, r2, -r3) + (hi * r2_lo + lo * r2);
+    const double sixth = 1.0 / 6, sixth_lo = fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
+    const double q = r3 * sixth, q_lo = fma(r3, sixth, -q) + (r3 * sixth_lo + r3_lo * sixth);
+    const double s = omk_two_sum(-q, r3 * r2 * fma(r2, fma(r2, 1.0 / 362880, -1.0 / 5040), 1.0 / 120), &err);
+    const double s_lo = err - q_lo;
+    const double br = b_hi * hi, br_lo = fma(b_hi, hi, -br) + (b_hi * lo + b_lo * hi);
+    const double ac = a_hi * c, ac_lo = fma(a_hi, c, -ac) + (a_hi * c_lo + a_lo * c);
+    const double bs = b_hi * s, bs_lo = fma(b_hi, s, -bs) + (b_hi * s_lo + b_lo * s);
+    double e1, e2, e3;
+    double sum = omk_two_sum(a_hi, br, &e1);
+    sum = omk_two_sum(sum, ac, &e2);
+    sum = omk_two_sum(sum, bs, &e3);
+    const double rest = ((e1 + e2) + e3) + (((a_lo + br_lo) + ac_lo) + bs_lo);
+    const double y = sum + rest;
+    const omk_f64_result result = {y, rest - (y - sum)}; /* Fast2Sum: |rest| is far below |sum| */
+    return result;
+}
+
+/* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
+ * the double-double phase settles all but about 2^-26 of them, the fixed-point phase the rest and |x| >= 2^20. */
+static double cos_f64_accurate(double x) {
+    if (isnan(x) || isinf(x)) return x - x;
+    const uint64_t abs_bits = omk_abs_bits64(x);
+    if (abs_bits >= 0x3e40000000000000ull && abs_bits < omk_bits64(cos_FAST_LIMIT)) { /* 2^-27 <= |x| < 2^20 */
+        const omk_f64_result r = cos_f64_refine(x);
+        if (fma(r.tail, OMK_ROUNDING_FACTOR(0x1p-80), r.value) == r.value) return r.value;
+    }
+    return cos_f64_fixed(x);
 }
 
 /* binary32: cos |x| = (-1)^(k+1) sin r with r = |x| - (2k+1) pi/2, |r| <= pi/2, so one odd

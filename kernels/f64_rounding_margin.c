@@ -40,7 +40,7 @@ static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, doubl
     *midpoint_dist = fabs(mpfr_get_d(tmp, MPFR_RNDN));
 }
 
-typedef enum { COS_FAST, COS_HUGE, COS_DD, ASIN_FAST, ASIN_DD } path;
+typedef enum { COS_FAST, COS_HUGE, COS_REFINE, COS_DD, ASIN_FAST, ASIN_DD } path;
 
 static double evaluate(path p, double in, double *tail) {
     omk_f64_result r;
@@ -50,6 +50,9 @@ static double evaluate(path p, double in, double *tail) {
         break;
     case COS_HUGE:
         r = cos_f64_huge(in);
+        break;
+    case COS_REFINE:
+        r = cos_f64_refine(in);
         break;
     case ASIN_FAST:
         r = asin_f64_fast(in);
@@ -125,16 +128,21 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
                k + 1 < EPS_COUNT ? "," : "\n");
 }
 
-/* The cost of the accurate phase that rejected lanes take (cos_f64_accurate), one thread, inputs uniform in
- * [-1e4, 1e4]: its cost hardly depends on the input. */
+/* The cost of the phases that rejected lanes take, one thread, inputs uniform in [-1e4, 1e4]: the double-double
+ * phase and the fixed-point one (their costs hardly depend on the input). */
 static void time_accurate(void) {
     enum { CALLS = 20000 };
-    double sum = 0.0;
-    const double start = omp_get_wtime();
-    for (int i = 0; i < CALLS; i++)
-        sum += cos_f64_accurate(-1e4 + 2e4 * (double)(splitmix64(7u + (uint64_t)i) >> 11) * 0x1p-53);
-    const double seconds = omp_get_wtime() - start;
-    printf("cos_f64_accurate: %.0f ns per call (%d calls, checksum %.6f)\n", seconds / CALLS * 1e9, CALLS, sum);
+    double (*const phases[2])(double) = {cos_f64_accurate, cos_f64_fixed};
+    const char *const names[2] = {"cos_f64_accurate (double-double phase, fixed point when undecided)",
+                                  "cos_f64_fixed (fixed-point phase alone)"};
+    for (int p = 0; p < 2; p++) {
+        double sum = 0.0;
+        const double start = omp_get_wtime();
+        for (int i = 0; i < CALLS; i++)
+            sum += phases[p](-1e4 + 2e4 * (double)(splitmix64(7u + (uint64_t)i) >> 11) * 0x1p-53);
+        const double seconds = omp_get_wtime() - start;
+        printf("%s: %.0f ns per call (%d calls, checksum %.6f)\n", names[p], seconds / CALLS * 1e9, CALLS, sum);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -155,6 +163,10 @@ int main(int argc, char **argv) {
     run("cos huge path [2^20, 2^1023], log-uniform", COS_HUGE, 0x1p20, 0x1p1023, LOG_UNIFORM, samples);
     run("cos huge path near (k + 1/2) pi < 2^40", COS_HUGE, 0, 0x1p40, NEAR_ZERO, samples);
     run("cos huge path at the cell edges next to the zeros < 2^40", COS_HUGE, 0x1p20, 0x1p40, CELL_EDGE, samples);
+    run("cos middle phase (cos_f64_refine) [2^-27, 2^20], log-uniform", COS_REFINE, 0x1p-27, 0x1p20, LOG_UNIFORM,
+        samples);
+    run("cos middle phase at the cell edges next to the zeros < 2^20", COS_REFINE, 0, 0x1p20, CELL_EDGE, samples);
+    run("cos middle phase near (k + 1/2) pi < 2^20", COS_REFINE, 0, 0x1p20, NEAR_ZERO, samples);
     run("cos double-double [-pi, pi]", COS_DD, -pi, pi, UNIFORM, samples);
     run("asin fast path [-1, 1]", ASIN_FAST, -1.0, 1.0, UNIFORM, samples);
     return 0;

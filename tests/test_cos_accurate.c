@@ -1,9 +1,9 @@
-/* The two halves of omk's correctly rounded binary64 cos, each against MPFR on its own (kernels/cos.c is
- * compiled into this test): the accurate phase (cos_f64_accurate) on every input, and the rounding test of
- * the vectorized fast paths, whose accepted results must be the correctly rounded ones. Inputs from a fixed
- * seed: uniform on [-pi, pi], log-uniform over the whole binary64 range, the doubles next to multiples of
- * pi/2, the edges of the table cells next to the zeros of cos (where the fast path's error is largest), the
- * hard-case table and the special values. */
+/* The phases of omk's correctly rounded binary64 cos, each against MPFR on its own (kernels/cos.c is compiled
+ * into this test): the accurate phase (cos_f64_accurate: double-double, then fixed point) and the fixed-point
+ * phase alone on every input, and the rounding test of the vectorized fast paths, whose accepted results must
+ * be the correctly rounded ones. Inputs from a fixed seed: uniform on [-pi, pi], log-uniform over the whole binary64
+ * range, the doubles next to multiples of pi/2, the edges of the table cells next to the zeros of cos (where the fast
+ * path's error is largest), the hard-case table and the special values. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +29,7 @@ static double uniform01(uint64_t i) { return (double)(splitmix64(20261130u + i) 
 static const ref_format binary64 = {53, 11};
 
 typedef struct {
-    long inputs, accepted;
+    long inputs, accepted, refine_tried, refined;
 } counts;
 
 static void check_one(double x, counts *c) {
@@ -43,6 +43,15 @@ static void check_one(double x, counts *c) {
     }
     c->inputs++;
     if (!isfinite(x)) return;
+    /* the fixed-point phase on its own: it decides only the lanes the double-double phase leaves */
+    const double fixed = cos_f64_fixed(x);
+    if (memcmp(&fixed, &exact.rounded, sizeof fixed))
+        fail_msg("cos_f64_fixed(%a) = %a, correctly rounded %a", x, fixed, exact.rounded);
+    if (fabs(x) >= 0x1p-27 && fabs(x) < cos_FAST_LIMIT) {
+        const omk_f64_result refined = cos_f64_refine(x);
+        c->refine_tried++;
+        c->refined += fma(refined.tail, OMK_ROUNDING_FACTOR(0x1p-80), refined.value) == refined.value;
+    }
     const omk_f64_result r = fabs(x) < cos_FAST_LIMIT ? cos_f64_fast(x) : cos_f64_huge(x);
     if (fma(r.tail, cos_F64_ROUNDING_FACTOR, r.value) != r.value) return; /* rejected: the accurate phase decides */
     c->accepted++;
@@ -52,7 +61,7 @@ static void check_one(double x, counts *c) {
 
 static void accurate_phase_and_rounding_test(void **state) {
     (void)state;
-    counts c = {0, 0};
+    counts c = {0, 0, 0, 0};
     enum { PER_SET = 4000 };
     for (uint64_t i = 0; i < PER_SET; i++) {
         check_one((2.0 * uniform01(i) - 1.0) * 3.141592653589793, &c);
@@ -110,11 +119,12 @@ static void accurate_phase_and_rounding_test(void **state) {
                                       NAN};
     for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) check_one(specials[i], &c);
     ref_free_cache();
-    /* the test must accept nearly everything, or the fast paths are not what runs */
+    /* the tests must accept nearly everything, or the phases meant to run are not what runs */
     assert_true(c.accepted > c.inputs * 99 / 100);
-    print_message("%ld inputs: the accurate phase matched MPFR on all; the rounding test accepted %ld, all correctly "
-                  "rounded\n",
-                  c.inputs, c.accepted);
+    assert_true(c.refined > c.refine_tried * 99 / 100);
+    print_message("%ld inputs: the accurate and fixed-point phases matched MPFR on all; the fast paths' rounding test "
+                  "accepted %ld and the double-double phase's %ld of %ld, all correctly rounded\n",
+                  c.inputs, c.accepted, c.refined, c.refine_tried);
 }
 
 int main(void) {
