@@ -40,28 +40,15 @@ static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, doubl
     *midpoint_dist = fabs(mpfr_get_d(tmp, MPFR_RNDN));
 }
 
-typedef enum { COS_FAST, COS_HUGE, COS_REFINE, COS_DD, ASIN_FAST, ASIN_DD } path;
+typedef enum { COS_FAST, COS_HUGE, COS_REFINE, ASIN_FAST, COS_DD, ASIN_DD } path;
+
+/* The paths that return value + tail, in path order. */
+static omk_f64_result (*const value_tail_paths[])(double) = {cos_f64_fast, cos_f64_huge, cos_f64_refine, asin_f64_fast};
 
 static double evaluate(path p, double in, double *tail) {
-    omk_f64_result r;
-    switch (p) {
-    case COS_FAST:
-        r = cos_f64_fast(in);
-        break;
-    case COS_HUGE:
-        r = cos_f64_huge(in);
-        break;
-    case COS_REFINE:
-        r = cos_f64_refine(in);
-        break;
-    case ASIN_FAST:
-        r = asin_f64_fast(in);
-        break;
-    case COS_DD:
-        return cos_f64_dd(in, tail);
-    default:
-        return asin_f64_dd(in, tail);
-    }
+    if (p == COS_DD) return cos_f64_dd(in, tail);
+    if (p == ASIN_DD) return asin_f64_dd(in, tail);
+    const omk_f64_result r = value_tail_paths[p](in);
     *tail = r.tail;
     return r.value;
 }
