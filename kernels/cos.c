@@ -206,10 +206,20 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * relative to the result (2^-17 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
  * result is value + tail (Fast2Sum), within 2^-67.96 relative as measured (f64_rounding_margin). Odd
  * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
-static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
+typedef struct {
+    double a_hi, a_lo, b_hi, b_lo; /* A = cos(m pi/512), B = -sin(m pi/512) as double-doubles */
+} cos_step_entry;
+
+static inline cos_step_entry cos_step_lookup(uint64_t k) {
     const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
-    const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
-    const double b_hi = K_COS_STEP_HI[m + 256], b_lo = K_COS_STEP_LO[m + 256]; /* -sin(m pi/512) */
+    const cos_step_entry entry = {K_COS_STEP_HI[m], K_COS_STEP_LO[m], K_COS_STEP_HI[m + 256],
+                                  K_COS_STEP_LO[m + 256]}; /* -sin(m pi/512) = cos((m + 256) pi/512) */
+    return entry;
+}
+
+static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
+    const cos_step_entry t = cos_step_lookup(k);
+    const double a_hi = t.a_hi, a_lo = t.a_lo, b_hi = t.b_hi, b_lo = t.b_lo;
 
     const double z = hi * hi;
     const double p = b_hi * hi;
@@ -317,13 +327,6 @@ static double cos_f64_dd(double x, double *tail) {
     return -y;
 }
 
-/* Bits [lo, lo + 64) of a 7-word little-endian integer, 0 <= lo; bits past the top read as 0. */
-static inline uint64_t product_bits64(const uint64_t product[7], int lo) {
-    const int word = lo / 64, offset = lo % 64;
-    const uint64_t low = word < 7 ? product[word] : 0, high = word + 1 < 7 ? product[word + 1] : 0;
-    return offset ? (low >> offset) | (high << (64 - offset)) : low;
-}
-
 /* The last phase of the correctly rounded binary64 cos, for finite x: |x| 2/pi mod 4 in 256-bit fixed point from six
  * 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped words give multiples of 4 and the words left out weigh
  * below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then cos or sin of |f| pi/2 <= pi/4 by Taylor series
@@ -335,18 +338,19 @@ static double cos_f64_fixed(double x) {
     const int e = (int)(abs_bits >> 52) - 1075;       /* |x| = m 2^e, normal */
     const uint64_t m = (abs_bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
     const int first = e >= 2 ? (e - 2) / 64 : 0; /* earlier words of 2/pi give multiples of 4 */
-    uint64_t product[7];                         /* m * words first..first+5, little-endian */
+    uint64_t product[7];                         /* m * words first..first+5, big-endian (as omk_fix) */
     omk_u128 carry = 0;
     for (int i = 5; i >= 0; i--) {
         const omk_u128 t = (omk_u128)m * K_TWO_OVER_PI_BITS[first + i] + carry;
-        product[5 - i] = (uint64_t)t;
+        product[i + 1] = (uint64_t)t;
         carry = t >> 64;
     }
-    product[6] = (uint64_t)carry;
-    const int unit_bit = 64 * (first + 6) - e; /* the product's bit of weight 2^0, 318 < unit_bit <= 463 */
-    omk_fix frac;                              /* the 256 bits below it */
-    for (int k = 0; k < 4; k++) frac.w[k] = product_bits64(product, unit_bit - 64 * (k + 1));
-    unsigned quadrant = (unsigned)product_bits64(product, unit_bit) & 3;
+    product[0] = (uint64_t)carry;
+    /* the bit of weight 2^-1, counted from the top of the 448-bit product: 448 - (64 (first + 6) - e) */
+    const int half_bit = 448 - 64 * (first + 6) + e;
+    omk_fix frac; /* the 256 bits from it on */
+    for (int k = 0; k < 4; k++) frac.w[k] = omk_words_bits64(product, 7, half_bit + 64 * k);
+    unsigned quadrant = (unsigned)omk_words_bits64(product, 7, half_bit - 64) & 3; /* bits of weight 2 and 1 */
     const int negative_f = (int)(frac.w[0] >> 63); /* f >= 1/2: take f - 1 in the next quadrant */
     if (negative_f) {
         const omk_fix zero = {{0, 0, 0, 0}};
@@ -373,9 +377,8 @@ static double cos_f64_fixed(double x) {
  * passes. */
 static omk_f64_result cos_f64_refine(double x) {
     double hi, lo;
-    const uint64_t m = omk_bits64(reduce_by_pio512(x, &hi, &lo)) & 1023;
-    const double a_hi = K_COS_STEP_HI[m], a_lo = K_COS_STEP_LO[m];
-    const double b_hi = K_COS_STEP_HI[m + 256], b_lo = K_COS_STEP_LO[m + 256];
+    const cos_step_entry t = cos_step_lookup(omk_bits64(reduce_by_pio512(x, &hi, &lo)));
+    const double a_hi = t.a_hi, a_lo = t.a_lo, b_hi = t.b_hi, b_lo = t.b_lo;
     const double r2 = hi * hi, r2_lo = fma(hi, hi, -r2) + 2.0 * hi * lo;
     double err;
     const double c = omk_two_sum(-0.5 * r2, r2 * r2 * fma(r2, fma(r2, 1.0 / 40320, -1.0 / 720), 1.0 / 24), &err);

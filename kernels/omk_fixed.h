@@ -35,16 +35,21 @@ static inline omk_fix omk_fix_sub(omk_fix a, omk_fix b) {
     return r;
 }
 
-/* Bit i of a counted from the top (i = 0 weighs 2^-1); 0 outside [0, 256). */
-static inline unsigned omk_fix_bit(omk_fix a, int i) {
-    return i >= 0 && i < 256 ? (unsigned)(a.w[i / 64] >> (63 - i % 64)) & 1u : 0u;
+/* The 64 bits from bit index first on (counted from the top) of the big-endian words w[0..n); bits outside read
+ * as 0. */
+static inline uint64_t omk_words_bits64(const uint64_t *w, int n, int first) {
+    const int word = first >= 0 ? first / 64 : -((63 - first) / 64), offset = first - 64 * word;
+    const uint64_t hi = word >= 0 && word < n ? w[word] : 0, lo = word + 1 >= 0 && word + 1 < n ? w[word + 1] : 0;
+    return offset ? (hi << offset) | (lo >> (64 - offset)) : hi;
 }
 
-/* The 64 bits of a from bit index first (from the top) on; bits outside a read as 0. */
-static inline uint64_t omk_fix_bits64(omk_fix a, int first) {
-    const int word = first >= 0 ? first / 64 : -((63 - first) / 64), offset = first - 64 * word;
-    const uint64_t hi = word >= 0 && word < 4 ? a.w[word] : 0, lo = word + 1 >= 0 && word + 1 < 4 ? a.w[word + 1] : 0;
-    return offset ? (hi << offset) | (lo >> (64 - offset)) : hi;
+static inline uint64_t omk_fix_bits64(omk_fix a, int first) { return omk_words_bits64(a.w, 4, first); }
+
+/* Leading zero bits of a (256 for 0): a lies in [2^-(n+1), 2^-n). */
+static inline int omk_fix_leading_zeros(omk_fix a) {
+    int word = 0;
+    while (word < 4 && !a.w[word]) word++;
+    return word == 4 ? 256 : 64 * word + __builtin_clzll(a.w[word]);
 }
 
 /* a 2^shift for |shift| < 256, bits shifted out dropped (the callers scale up only values below 2^-shift). */
@@ -76,11 +81,10 @@ static inline omk_fix omk_fix_mul(omk_fix a, omk_fix b) {
 
 /* a rounded to nearest binary64 (ties to even); 0 gives 0. */
 static inline double omk_fix_to_double(omk_fix a) {
-    int word = 0;
-    while (word < 4 && !a.w[word]) word++;
-    if (word == 4) return 0.0;
-    const int top = 64 * word + __builtin_clzll(a.w[word]); /* index of the leading one, from the top */
-    const uint64_t head = omk_fix_bits64(a, top);           /* the leading one and 63 bits after it */
+    const int top = omk_fix_leading_zeros(a); /* index of the leading one, from the top */
+    if (top == 256) return 0.0;
+    const int word = top / 64;
+    const uint64_t head = omk_fix_bits64(a, top); /* the leading one and 63 bits after it */
     uint64_t sticky = head & 0x3ff;
     for (int i = word + 1; i < 4; i++)
         sticky |= omk_fix_bits64(a, 64 * i) & (i == word + 1 ? (~0ull >> (top % 64)) : ~0ull);
@@ -99,9 +103,8 @@ static inline double omk_fix_to_double(omk_fix a) {
  * t^56 / t^57), counted from the leading zeros of z and a lower bound on log2 of the factorials. */
 static inline void omk_fix_cos_sin(omk_fix t, omk_fix *cos_t, omk_fix *sin_t) {
     const omk_fix z = omk_fix_mul(t, t), zero = {{0, 0, 0, 0}};
-    int leading_zeros = 0; /* z < 2^-leading_zeros */
-    while (leading_zeros < 256 && !omk_fix_bit(z, leading_zeros)) leading_zeros++;
-    int terms = 1, log2_factorial = 1; /* the last term kept, z^terms / (2 terms)!, is below 2^-202 */
+    const int leading_zeros = omk_fix_leading_zeros(z); /* z < 2^-leading_zeros */
+    int terms = 1, log2_factorial = 1;                  /* the last term kept, z^terms / (2 terms)!, is below 2^-202 */
     while (terms < 28 && leading_zeros * terms + log2_factorial < 202) {
         terms++;
         log2_factorial +=
