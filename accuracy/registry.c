@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "registry.h"
 
 #include <stdint.h>
@@ -126,5 +127,13 @@ static bool disabled_by_environment(ulpb_isa isa) {
 }
 
 bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by_environment(isa); }
+
+void ulpb_limit_omk_to_available_isas(void) {
+    if (getenv("OMK_ISA")) return; /* an explicit choice stands */
+    if (disabled_by_environment(ULPB_ISA_AVX2))
+        setenv("OMK_ISA", "scalar", 1); /* omk's AVX-512 build uses AVX2 instructions too */
+    else if (disabled_by_environment(ULPB_ISA_AVX512))
+        setenv("OMK_ISA", "avx2", 1);
+}
 
 bool ulpb_entry_available(const ulpb_entry *e) { return ulpb_isa_available(e->isa); }

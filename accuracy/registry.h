@@ -92,5 +92,8 @@ const char *ulpb_isa_name(ulpb_isa isa);
  * an older one; disabling avx512 disables avx512bf16 too. */
 bool ulpb_isa_available(ulpb_isa isa);
 bool ulpb_entry_available(const ulpb_entry *e);
+/* Makes omk's dispatcher follow ULPB_DISABLE_ISA too (by setting OMK_ISA, unless it is set): call it before the
+ * first omk call, which fixes the build for the process. */
+void ulpb_limit_omk_to_available_isas(void);
 
 #endif

@@ -60,7 +60,7 @@ typedef struct {
 /* Distinct input blocks per round, and the elements one round processes at this size. */
 size_t ulpb_bench_blocks(size_t size);
 uint64_t ulpb_bench_elements_per_round(size_t size);
-/* Rounds at this size: `rounds` when cache-resident, an eighth of them (at least 3) from
+/* Rounds at this size: `rounds` when cache-resident, a quarter of them (at least 5, or `rounds` if fewer) from
  * ULPB_BENCH_LARGE_SIZE on. */
 int ulpb_bench_rounds(size_t size, int rounds);
 

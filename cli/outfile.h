@@ -10,6 +10,10 @@
  * to hours, so commands check their outputs before starting. */
 int ulpb_output_check(const char *path, char *err, size_t err_len);
 
+/* 1 when the two paths name one file (the same path, the same existing file through links or different
+ * spellings, or the same new name in one directory), else 0. */
+int ulpb_output_same(const char *a, const char *b);
+
 /* Creates a new, empty temporary file ".BASE.tmp.PID.N" in path's directory (rename() within
  * one file system is atomic) with O_EXCL and mode 0666 & ~umask, the permissions of any new
  * file. Returns its descriptor and the malloc'ed name in *tmp; -1 with err set on failure. */

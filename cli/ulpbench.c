@@ -60,8 +60,8 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
         if (!paths[i]) continue;
         if (ulpb_output_check(paths[i], err, sizeof err)) return fail(sub, "%s", err);
         for (int j = 0; j < i; j++)
-            if (paths[j] && strcmp(paths[i], paths[j]) == 0)
-                return fail(sub, "'%s' is named for two outputs", paths[i]);
+            if (paths[j] && ulpb_output_same(paths[i], paths[j]))
+                return fail(sub, "'%s' and '%s' name the same file for two outputs", paths[j], paths[i]);
     }
     return 0;
 }
@@ -130,7 +130,7 @@ static int cmd_list(int argc, char **argv) {
                  "beside us; baseline: throughput only), the ISA it needs (avx2: AVX2+FMA+F16C; avx512: AVX-512F;\n"
                  "avx512bf16: AVX-512F+AVX512_BF16), whether this CPU runs it, and a description. Entries the CPU\n"
                  "cannot run are skipped by every command. ULPB_DISABLE_ISA=avx512,avx2 (any of the ISA names)\n"
-                 "makes ulpbench treat those ISAs as missing.");
+                 "makes ulpbench treat those ISAs as missing, omk included (it sets OMK_ISA unless that is set).");
             return 0;
         }
         return bad_option("list", c, argc, argv);
@@ -335,10 +335,13 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->threads = (int)u;
             break;
         case 'j':
-            o->json_path = optarg;
-            break;
         case 'm':
-            o->markdown_path = optarg;
+            if (report)
+                return fail(sub,
+                            "report writes DIR/report.json and DIR/report.md: name DIR with --output-dir, not --%s",
+                            c == 'j' ? "json" : "markdown");
+            if (c == 'j') o->json_path = optarg;
+            if (c == 'm') o->markdown_path = optarg;
             break;
         case 'q':
             o->quiet = true;
@@ -671,7 +674,8 @@ static int cmd_accuracy(int argc, char **argv) {
     if (rc) return rc;
     if (o.exhaustive || o.resume_path) {
         if (o.dtype_mask && o.dtype_mask != (1u << ULPB_DTYPE_f32))
-            return fail("accuracy", "--exhaustive is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)");
+            return fail("accuracy", "%s is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)",
+                        o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
         return run_exhaustive(&o);
     }
     if (o.max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
@@ -739,10 +743,13 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
     }
 }
 
-/* "omk,sleef-u10-avx512" or "all"; names point into `text`, which is modified. */
+/* "omk,sleef-u10-avx512" or "all"; names point into `text`, which is modified. -1 for an unknown name (in
+ * *unknown), -2 for an empty one. */
 static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) {
     spec->impl_count = 0;
     if (strcmp(text, "all") == 0) return 0;
+    const size_t len = strlen(text);
+    if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) return -2; /* strtok_r skips them */
     char *save = NULL;
     for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         if (!ulpb_impl_known(name) || spec->impl_count == ULPB_BENCH_MAX_IMPLS) {
@@ -808,8 +815,14 @@ static int cmd_bench(int argc, char **argv) {
                 return fail("bench", "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
             break;
         case 'i':
-            if (parse_impls(optarg, &spec, &unknown))
+            switch (parse_impls(optarg, &spec, &unknown)) {
+            case 0:
+                break;
+            case -2:
+                return fail("bench", "--impl needs comma-separated names without empty ones, got '%s'", optarg);
+            default:
                 return fail("bench", "unknown implementation '%s' (see ulpbench list)", unknown);
+            }
             break;
         case 'z':
             if (parse_sizes(optarg, &spec))
@@ -926,10 +939,13 @@ static int cmd_report(int argc, char **argv) {
     default_gate(&o);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
-        printf("usage: ulpbench report [--samples N] [--seed S] [--threads N] [--output-dir DIR]\n"
-               "                      [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
-               "Runs the default suite (every op, dtype and implementation this CPU runs: f16/bf16 exhaustive,\n"
-               "f32/f64 sampled, default %llu inputs, seed %llu), prints the Markdown tables and writes\n"
+        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME|all] [--samples N] [--seed S]\n"
+               "                      [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]... [--max-misrounded "
+               "DTYPE=N]...\n"
+               "                      [--no-bench] [--quiet]\n\n"
+               "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype and\n"
+               "--impl name: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints the\n"
+               "Markdown tables and writes\n"
                "DIR/report.json and DIR/report.md. Gate for production (omk) rows: no special-value mismatch,\n"
                "and per dtype misrounded <= N and max ULP <= X (defaults, omk's promise: 0 misrounded for\n"
                "f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks correctly rounded, max 0.51 ULP\n"
@@ -1093,9 +1109,10 @@ static int cmd_eval(int argc, char **argv) {
             (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : a.kind != NPY_U2))
             dtype = d;
     if (dtype < 0) {
+        const char *file_descr = npy_kind_descr(a.kind); /* read before npy_free clears the array */
         npy_free(&a);
         if (!dtype_text) return fail("eval", "%s: '<u2' data needs --dtype bf16 (bfloat16 bit patterns)", in_path);
-        return fail("eval", "%s: file dtype '%s' does not hold %s", in_path, npy_kind_descr(a.kind), dtype_text);
+        return fail("eval", "%s: file dtype '%s' does not hold %s", in_path, file_descr, dtype_text);
     }
     const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype);
     if (!e) {
@@ -1141,6 +1158,7 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
+    ulpb_limit_omk_to_available_isas();
     char *command = join_command(argc, argv);
     g_command = command;
     g_executable = argv[0];

@@ -20,7 +20,8 @@
  *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
  *   (ulpbench accuracy --op asin --dtype f32 --exhaustive).
  * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
- *   from asin_f64_dd's result rounded once. Correctly rounded on all 65,536 inputs (ctest).
+ *   from asin_f64_dd's result rounded once. Correctly rounded on all 65,536 inputs, max 0.500 ULP (f16) and 0.499
+ *   (bf16) (ulpbench accuracy --op asin --dtype f16 --impl omk, and --dtype bf16; checked by ctest).
  * Special values: NaN -> quiet NaN, |x| > 1 -> NaN, +-0 -> +-0, +-1 -> +-pi/2 correctly rounded,
  *   subnormals exact.
  */

@@ -196,7 +196,8 @@ static void eval_rejects_bad_input(void **state) {
         {"eval --op cos $D/garbage.npy $D/bad.npy", "garbage.npy", "bad.npy"},
         {"eval --op cos $D/missing.npy $D/bad.npy", "missing.npy", "bad.npy"},
         {"eval --op cos $D/u2.npy $D/bad.npy", "--dtype bf16", "bad.npy"},
-        {"eval --op cos --dtype f64 $D/ok.npy $D/bad.npy", "does not hold f64", "bad.npy"},
+        {"eval --op cos --dtype f64 $D/ok.npy $D/bad.npy", "'<f4' does not hold f64", "bad.npy"},
+        {"eval --op cos --dtype bf16 $D/ok.npy $D/bad.npy", "'<f4' does not hold bf16", "bad.npy"},
         {"eval --op cos --dtype f8 $D/ok.npy $D/bad.npy", "unknown dtype 'f8'", "bad.npy"},
         {"eval --op cos $D/ok.npy", "expected IN.npy and OUT.npy", "bad.npy"},
         {"eval --op cos $D/ok.npy $D/nodir/bad.npy", "nodir", "nodir/bad.npy"},
@@ -413,6 +414,10 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --rounds 0", "--rounds"},
         {"bench --impl nosuch", "'nosuch'"},
         {"bench --impl omk,nosuch", "'nosuch'"},
+        {"bench --impl omk,,memcpy", "without empty ones"},
+        {"bench --impl omk,", "without empty ones"},
+        /* report names its own files: a --json that it would not write is refused, not ignored */
+        {"report --op cos --dtype f16 --no-bench --json $D/r.json", "--output-dir"},
         {"bench --op tan", "unknown op 'tan'"},
         {"bench --dtype f8", "unknown dtype 'f8'"},
         {"bench extra", "unexpected argument"},
@@ -487,6 +492,7 @@ static void unwritable_output_fails_before_the_run(void **state) {
         {"merge -o $D/nodir/m.json $D/no-such-shard.json", "nodir/m.json", "nodir"},
         /* one file named for both outputs: the second would silently replace the first */
         {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/h5 --markdown $D/h5", "h5", "h5"},
+        {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/h6 --markdown $D/./h6", "./h6", "h6"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
@@ -587,6 +593,8 @@ static void unavailable_entries_are_skipped(void **state) {
     assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
     cJSON *doc = load_json("u.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 2); /* omk, glibc */
+    /* omk runs its scalar build, as it would on such a CPU */
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "omk_isa")->valuestring, "scalar");
     cJSON_Delete(doc);
 
     /* disabling avx512 disables avx512bf16, which the AVX-512 bfloat16 rows need */
