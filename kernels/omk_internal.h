@@ -82,7 +82,8 @@ typedef struct {
  * 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share of about d of the
  * lanes. Lanes that fail it, and those from huge_end_bits on
  * (NaN, inf), are redone by accurate(x); factor 0 turns the test off. The first pass records the rejected lanes,
- * so a second vectorized pass (both paths) runs only on blocks that hold |x| >= limit. */
+ * so a second vectorized pass (both paths) runs only on blocks that hold |x| >= limit; a separate loop ORs the
+ * records (as a reduction of the first pass, GCC kept the OR in a stack slot, loaded and stored every iteration). */
 #define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, fast, huge, huge_end_bits, factor, accurate)                           \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
         const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
@@ -91,18 +92,17 @@ typedef struct {
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));        \
         uint64_t max_abs = 0, any_rejected = 0;                                                                        \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
-        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(| : any_rejected))                                      \
+        OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const uint64_t a =                                                                                         \
                 omk_abs_bits64(in[i]);            /* read before the store, which may alias in[] for the compiler */   \
             const omk_f64_result r = fast(in[i]); /* by value: an address-taken local would become a stack array */    \
             out[i] = r.value;                                                                                          \
-            const uint64_t reject =                                                                                    \
-                (uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                   \
-            if ((factor) != 0.0) rejected[i] = reject; /* read only when the test rejects, or after the second pass */ \
+            if ((factor) != 0.0) rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                  \
             max_abs = a > max_abs ? a : max_abs;                                                                       \
-            any_rejected |= reject;                                                                                    \
         }                                                                                                              \
+        if ((factor) != 0.0)                                                                                           \
+            for (size_t i = 0; i < m; i++) any_rejected |= rejected[i];                                                \
         if (max_abs >= (limit_bits)) {                                                                                 \
             any_rejected = 0;                                                                                          \
             OMK_PRAGMA(omp simd reduction(| : any_rejected))                                                           \
