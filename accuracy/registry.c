@@ -123,7 +123,9 @@ static bool disabled_by_environment(ulpb_isa isa) {
         if (n == len && strncmp(p, isa_names[isa], n) == 0) return true;
         p += n + (p[n] == ',');
     }
-    return isa == ULPB_ISA_AVX512_BF16 && disabled_by_environment(ULPB_ISA_AVX512);
+    /* a CPU without AVX2 has no AVX-512 either, and one without AVX-512 no AVX512_BF16 */
+    return (isa == ULPB_ISA_AVX512 && disabled_by_environment(ULPB_ISA_AVX2)) ||
+           (isa == ULPB_ISA_AVX512_BF16 && disabled_by_environment(ULPB_ISA_AVX512));
 }
 
 bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by_environment(isa); }
@@ -131,7 +133,7 @@ bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by
 void ulpb_limit_omk_to_available_isas(void) {
     if (getenv("OMK_ISA")) return; /* an explicit choice stands */
     if (disabled_by_environment(ULPB_ISA_AVX2))
-        setenv("OMK_ISA", "scalar", 1); /* omk's AVX-512 build uses AVX2 instructions too */
+        setenv("OMK_ISA", "scalar", 1);
     else if (disabled_by_environment(ULPB_ISA_AVX512))
         setenv("OMK_ISA", "avx2", 1);
 }

@@ -89,7 +89,7 @@ const char *ulpb_role_name(ulpb_role role);
 const char *ulpb_isa_name(ulpb_isa isa);
 /* True when this CPU (and the OS) runs the ISA and ULPB_DISABLE_ISA does not name it. The
  * environment variable, a comma-separated list of ISA names, lets a newer machine stand in for
- * an older one; disabling avx512 disables avx512bf16 too. */
+ * an older one; disabling avx2 disables avx512 too, and disabling avx512 disables avx512bf16. */
 bool ulpb_isa_available(ulpb_isa isa);
 bool ulpb_entry_available(const ulpb_entry *e);
 /* Makes omk's dispatcher follow ULPB_DISABLE_ISA too (by setting OMK_ISA, unless it is set): call it before the

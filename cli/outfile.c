@@ -48,13 +48,12 @@ int ulpb_output_check(const char *path, char *err, size_t err_len) {
 
 int ulpb_output_same(const char *a, const char *b) {
     if (strcmp(a, b) == 0) return 1;
-    struct stat sa, sb;
-    const int a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
-    if (a_exists || b_exists) return a_exists && b_exists && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    /* neither exists yet: the same name in the same directory */
+    /* Outputs are renamed into place, which replaces directory entries: two names collide when they are one
+     * entry (the same name in the same directory), whatever files they point to now. */
     const char *slash_a = strrchr(a, '/'), *slash_b = strrchr(b, '/');
     if (strcmp(slash_a ? slash_a + 1 : a, slash_b ? slash_b + 1 : b) != 0) return 0;
     char *dir_a = dir_of(a), *dir_b = dir_of(b);
+    struct stat sa, sb;
     const int same = dir_a && dir_b && stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 && sa.st_dev == sb.st_dev &&
                      sa.st_ino == sb.st_ino;
     free(dir_a), free(dir_b);

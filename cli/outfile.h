@@ -10,8 +10,8 @@
  * to hours, so commands check their outputs before starting. */
 int ulpb_output_check(const char *path, char *err, size_t err_len);
 
-/* 1 when the two paths name one file (the same path, the same existing file through links or different
- * spellings, or the same new name in one directory), else 0. */
+/* 1 when the two paths name one directory entry (the same base name in the same directory, however spelt), which
+ * the second output's rename would replace; else 0. */
 int ulpb_output_same(const char *a, const char *b);
 
 /* Creates a new, empty temporary file ".BASE.tmp.PID.N" in path's directory (rename() within

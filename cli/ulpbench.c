@@ -939,18 +939,16 @@ static int cmd_report(int argc, char **argv) {
     default_gate(&o);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
-        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME|all] [--samples N] [--seed S]\n"
-               "                      [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]... [--max-misrounded "
-               "DTYPE=N]...\n"
-               "                      [--no-bench] [--quiet]\n\n"
-               "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype and\n"
-               "--impl name: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints the\n"
-               "Markdown tables and writes\n"
-               "DIR/report.json and DIR/report.md. Gate for production (omk) rows: no special-value mismatch,\n"
-               "and per dtype misrounded <= N and max ULP <= X (defaults, omk's promise: 0 misrounded for\n"
-               "f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks correctly rounded, max 0.51 ULP\n"
-               "for f64; accuracy/registry.def). --max-misrounded DTYPE=N also sets the limit of that dtype's\n"
-               "correctly rounded kernels.\n"
+        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME|all] [--samples N]\n"
+               "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
+               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
+               "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
+               "and --impl name: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
+               "the Markdown tables and writes DIR/report.json and DIR/report.md. Gate for production (omk)\n"
+               "rows: no special-value mismatch, and per dtype misrounded <= N and max ULP <= X (defaults, omk's\n"
+               "promise: 0 misrounded for f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks\n"
+               "correctly rounded, max 0.51 ULP for f64; accuracy/registry.def). --max-misrounded DTYPE=N also\n"
+               "sets the limit of that dtype's correctly rounded kernels.\n"
                "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
                "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",

@@ -101,7 +101,7 @@ typedef struct {
             if ((factor) != 0.0) rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                  \
             max_abs = a > max_abs ? a : max_abs;                                                                       \
         }                                                                                                              \
-        if ((factor) != 0.0)                                                                                           \
+        if ((factor) != 0.0 && max_abs < (limit_bits)) /* else the second pass records them again */                   \
             for (size_t i = 0; i < m; i++) any_rejected |= rejected[i];                                                \
         if (max_abs >= (limit_bits)) {                                                                                 \
             any_rejected = 0;                                                                                          \
