@@ -19,9 +19,14 @@ static char *dir_of(const char *path) {
     return strndup(path, (size_t)(slash - path));
 }
 
-int ulpb_output_check(const char *path, char *err, size_t err_len) {
+/* The file name part of path (after the last '/'). */
+static const char *base_of(const char *path) {
     const char *slash = strrchr(path, '/');
-    if (!*(slash ? slash + 1 : path)) {
+    return slash ? slash + 1 : path;
+}
+
+int ulpb_output_check(const char *path, char *err, size_t err_len) {
+    if (!*base_of(path)) {
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
     }
@@ -50,8 +55,7 @@ int ulpb_output_same(const char *a, const char *b) {
     if (strcmp(a, b) == 0) return 1;
     /* Outputs are renamed into place, which replaces directory entries: two names collide when they are one
      * entry (the same name in the same directory), whatever files they point to now. */
-    const char *slash_a = strrchr(a, '/'), *slash_b = strrchr(b, '/');
-    if (strcmp(slash_a ? slash_a + 1 : a, slash_b ? slash_b + 1 : b) != 0) return 0;
+    if (strcmp(base_of(a), base_of(b)) != 0) return 0;
     char *dir_a = dir_of(a), *dir_b = dir_of(b);
     struct stat sa, sb;
     const int same = dir_a && dir_b && stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -62,9 +66,8 @@ int ulpb_output_same(const char *a, const char *b) {
 
 int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
     *tmp = NULL;
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const int dirlen = slash ? (int)(slash - path + 1) : 0;
+    const char *base = base_of(path);
+    const int dirlen = (int)(base - path);
     if (!*base) {
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
