@@ -21,9 +21,8 @@
  *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
  *                 exact products and error-free sums (~100 correct bits);
- *     |x| >= 2^20: Payne-Hanek, |x| 2/pi mod 4 in 128-bit integer arithmetic from 256 bits of
- *                 2/pi (>= 60 significant bits even for the binary64 closest to a multiple of
- *                 pi/2, |r| ~ 2^-61).
+ *     |x| >= 2^20: Payne-Hanek in 256-bit fixed point (reduce_fixed, shared with cos_f64_fixed), r to about
+ *                 2^-106 relative even for the binary64 closest to a multiple of pi/2 (|r| ~ 2^-61).
  *   cos r = 1 - r^2/2 + r^4 C(r^2), sin r = r + r^3 S(r^2), C and S of degree 6 and 9 in r^2
  *   (cos_poly.h from cos.sollya: relative errors 2^-68.97 and 2^-64.25); the two leading
  *   correction terms are double-doubles summed error-free, so result + tail is good to ~2^-62.
@@ -85,61 +84,56 @@ static inline double reduce_by_pio512(double x, double *r_hi, double *r_lo) {
     return k_shifted;
 }
 
-/* |x| * 2/pi mod 4 for |x| >= 2^20, from x = m * 2^e (m < 2^53). Only the 2/pi words whose
- * product with m can reach below 2^2 matter; four of them leave the truncation error below
- * 2^-137 while the result keeps 126 fraction bits. */
+/* |x| 2/pi = 4n + quadrant + f, |f| <= 1/2, for normal |x| (abs_bits), by Payne-Hanek in 256-bit fixed point from
+ * six 64-bit words of 2/pi: the skipped words give multiples of 4 and the words left out weigh below 2^-265, so |f|
+ * is within about 2^-200; the smallest |f| of a binary64 is about 2^-62. */
+typedef struct {
+    omk_fix f_abs;
+    unsigned quadrant;
+    int f_negative;
+} fixed_reduction;
+
+static fixed_reduction reduce_fixed(uint64_t abs_bits) {
+    const int e = (int)(abs_bits >> 52) - 1075; /* |x| = m 2^e */
+    const uint64_t m = (abs_bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
+    const int first = e >= 2 ? (e - 2) / 64 : 0; /* earlier words of 2/pi give multiples of 4 */
+    uint64_t product[7];                         /* m * words first..first+5, big-endian (as omk_fix) */
+    omk_u128 carry = 0;
+    for (int i = 5; i >= 0; i--) {
+        const omk_u128 t = (omk_u128)m * K_TWO_OVER_PI_BITS[first + i] + carry;
+        product[i + 1] = (uint64_t)t;
+        carry = t >> 64;
+    }
+    product[0] = (uint64_t)carry;
+    /* the bit of weight 2^-1, counted from the top of the 448-bit product: 448 - (64 (first + 6) - e) */
+    const int half_bit = 448 - 64 * (first + 6) + e;
+    fixed_reduction r;
+    for (int k = 0; k < 4; k++) r.f_abs.w[k] = omk_words_bits64(product, 7, half_bit + 64 * k);
+    r.quadrant = (unsigned)omk_words_bits64(product, 7, half_bit - 64) & 3; /* bits of weight 2 and 1 */
+    r.f_negative = (int)(r.f_abs.w[0] >> 63); /* f >= 1/2: take f - 1 in the next quadrant */
+    if (r.f_negative) {
+        const omk_fix zero = {{0, 0, 0, 0}};
+        r.f_abs = omk_fix_sub(zero, r.f_abs);
+        r.quadrant = (r.quadrant + 1) & 3;
+    }
+    return r;
+}
+
+/* |f| pi/2 (below pi/4) from reduce_fixed, in 256-bit fixed point. */
+static omk_fix fixed_times_pio2(omk_fix f_abs) {
+    return omk_fix_scale(omk_fix_mul(f_abs, omk_fix_from_words(K_FIX_PI_OVER_4)), 1);
+}
+
+/* Payne-Hanek for cos_f64_dd (|x| >= 2^20): r = f pi/2 as a double-double, good to about 2^-106 relative. */
 static reduced_arg reduce_payne_hanek(double ax) {
-    typedef unsigned __int128 u128;
-    const uint64_t bits = omk_bits64(ax);
-    const int e = (int)(bits >> 52) - 1075;
-    const uint64_t m = (bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
-    const int first = e > 65 ? (e - 65 + 63) / 64 : 0;
-    const int s = e - 64 * first - 64; /* product bit j weighs 2^(j + s - 192) */
-
-    uint64_t prod[5]; /* m * (T[first..first+3]) as a 320-bit integer, little-endian words */
-    u128 acc = 0;
-    for (int i = 3; i >= 0; i--) {
-        const u128 p = (u128)m * K_TWO_OVER_PI_BITS[first + i];
-        acc += (uint64_t)p;
-        prod[3 - i] = (uint64_t)acc;
-        acc = (acc >> 64) + (uint64_t)(p >> 64);
-    }
-    prod[4] = (uint64_t)acc;
-
-    /* Window of 128 bits whose top two are the quadrant: bits [66 - s, 194 - s). */
-    const int shift = 66 - s;
-    const int word = shift / 64, bit = shift % 64;
-    uint64_t lo_word = prod[word] >> bit, hi_word = prod[word + 1] >> bit;
-    if (bit) {
-        lo_word |= prod[word + 1] << (64 - bit);
-        hi_word |= (word + 2 < 5 ? prod[word + 2] : 0) << (64 - bit);
-    }
-    const u128 window = ((u128)hi_word << 64) | lo_word;
-    const u128 half = (u128)1 << 125;
-    const u128 rounded = window + half;
-    reduced_arg r;
-    r.quadrant = (unsigned)(rounded >> 126) & 3;
-    /* fraction in [-1/2, 1/2) quadrants, as a signed 126-bit integer */
-    const __int128 frac = (__int128)(window - (rounded & ~((half << 1) - 1)));
-    /* frac * 2^-126 as a double-double from two exact 53-bit conversions of the normalized
-     * magnitude (128-bit conversions would be library calls); the 22 bits dropped are 2^-106
-     * relative. */
-    const u128 magnitude = frac < 0 ? (u128)(-frac) : (u128)frac;
-    double a = 0.0, b = 0.0;
-    if (magnitude) {
-        const uint64_t high = (uint64_t)(magnitude >> 64);
-        const int lz = high ? __builtin_clzll(high) : 64 + __builtin_clzll((uint64_t)magnitude);
-        const u128 normalized = magnitude << lz;
-        const double top = (double)(uint64_t)(normalized >> 75);                         /* bits 127..75 */
-        const double next = (double)((uint64_t)(normalized >> 22) & ((1ull << 53) - 1)); /* bits 74..22 */
-        a = top * omk_double_from_bits((uint64_t)(1023 - 51 - lz) << 52);                /* 2^(75 - lz - 126) */
-        b = next * omk_double_from_bits((uint64_t)(1023 - 104 - lz) << 52);              /* 2^(22 - lz - 126) */
-        if (frac < 0) a = -a, b = -b;
-    }
-    const double p_hi = a * K_PIO2_HI;
-    const double p_lo = fma(a, K_PIO2_HI, -p_hi) + fma(a, K_PIO2_LO, b * K_PIO2_HI);
-    r.hi = p_hi + p_lo;
-    r.lo = p_lo - (r.hi - p_hi);
+    const fixed_reduction red = reduce_fixed(omk_bits64(ax));
+    const omk_fix g = fixed_times_pio2(red.f_abs);
+    const double hi = omk_fix_to_double(g);
+    const omk_fix diff = omk_fix_sub(g, omk_fix_from_double(hi)), zero = {{0, 0, 0, 0}};
+    const int hi_above = (int)(diff.w[0] >> 63); /* g - hi < 0, wrapped around */
+    const double lo_abs = omk_fix_to_double(hi_above ? omk_fix_sub(zero, diff) : diff);
+    const double lo = hi_above ? -lo_abs : lo_abs;
+    const reduced_arg r = {red.f_negative ? -hi : hi, red.f_negative ? -lo : lo, red.quadrant};
     return r;
 }
 
@@ -327,37 +321,17 @@ static double cos_f64_dd(double x, double *tail) {
     return -y;
 }
 
-/* The last phase of the correctly rounded binary64 cos, for finite x: |x| 2/pi mod 4 in 256-bit fixed point from six
- * 64-bit words of 2/pi (Payne-Hanek for every |x|: the skipped words give multiples of 4 and the words left out weigh
- * below 2^-265), x = (q + f) pi/2 with |f| <= 1/2, then cos or sin of |f| pi/2 <= pi/4 by Taylor series
+/* The last phase of the correctly rounded binary64 cos, for finite x: |x| 2/pi mod 4 in 256-bit fixed point
+ * (reduce_fixed, for every |x|), x = (q + f) pi/2 with |f| <= 1/2, then cos or sin of |f| pi/2 <= pi/4 by Taylor series
  * (omk_fix_cos_sin), all within about 2^-200 absolute; the smallest |cos x| of a binary64 is about 2^-61, so the result
  * is good to 2^-139 relative before its one rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
 static double cos_f64_fixed(double x) {
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
-    const int e = (int)(abs_bits >> 52) - 1075;       /* |x| = m 2^e, normal */
-    const uint64_t m = (abs_bits & 0x000fffffffffffffull) | 0x0010000000000000ull;
-    const int first = e >= 2 ? (e - 2) / 64 : 0; /* earlier words of 2/pi give multiples of 4 */
-    uint64_t product[7];                         /* m * words first..first+5, big-endian (as omk_fix) */
-    omk_u128 carry = 0;
-    for (int i = 5; i >= 0; i--) {
-        const omk_u128 t = (omk_u128)m * K_TWO_OVER_PI_BITS[first + i] + carry;
-        product[i + 1] = (uint64_t)t;
-        carry = t >> 64;
-    }
-    product[0] = (uint64_t)carry;
-    /* the bit of weight 2^-1, counted from the top of the 448-bit product: 448 - (64 (first + 6) - e) */
-    const int half_bit = 448 - 64 * (first + 6) + e;
-    omk_fix frac; /* the 256 bits from it on */
-    for (int k = 0; k < 4; k++) frac.w[k] = omk_words_bits64(product, 7, half_bit + 64 * k);
-    unsigned quadrant = (unsigned)omk_words_bits64(product, 7, half_bit - 64) & 3; /* bits of weight 2 and 1 */
-    const int negative_f = (int)(frac.w[0] >> 63); /* f >= 1/2: take f - 1 in the next quadrant */
-    if (negative_f) {
-        const omk_fix zero = {{0, 0, 0, 0}};
-        frac = omk_fix_sub(zero, frac);
-        quadrant = (quadrant + 1) & 3;
-    }
-    const omk_fix g = omk_fix_scale(omk_fix_mul(frac, omk_fix_from_words(K_FIX_PI_OVER_4)), 1); /* |f| pi/2 */
+    const fixed_reduction red = reduce_fixed(abs_bits);
+    const unsigned quadrant = red.quadrant;
+    const int negative_f = red.f_negative;
+    const omk_fix g = fixed_times_pio2(red.f_abs); /* |f| pi/2 */
     omk_fix cos_g, sin_g;
     omk_fix_cos_sin(g, quadrant & 1 ? NULL : &cos_g, quadrant & 1 ? &sin_g : NULL);
     /* cos(q pi/2 + g): q = 0: cos g, 1: -sin g, 2: -cos g, 3: sin g, with sin g negative when f was */

@@ -1,4 +1,5 @@
-/* 256-bit fixed-point arithmetic for the accurate phase of the correctly rounded binary64 cos (cos.c).
+/* 256-bit fixed-point arithmetic for cos.c: the accurate phase of the correctly rounded binary64 cos and the
+ * Payne-Hanek reduction of its double-double path.
  * A value is w[0] 2^-64 + w[1] 2^-128 + w[2] 2^-192 + w[3] 2^-256 (most significant word first), in [0, 1).
  * Products are truncated, so each costs at most 2^-254; the callers' error budgets stay near 2^-200 absolute, far
  * below what rounding a binary64 result ever needs. Integer code only: every ISA build computes the same bits.
@@ -76,6 +77,19 @@ static inline omk_fix omk_fix_mul(omk_fix a, omk_fix b) {
         p[(3 - i) + 4] = (uint64_t)carry;
     }
     omk_fix r = {{p[7], p[6], p[5], p[4]}};
+    return r;
+}
+
+/* v for 2^-204 <= v < 1 (or 0), exactly. */
+static inline omk_fix omk_fix_from_double(double v) {
+    omk_fix r = {{0, 0, 0, 0}};
+    if (v == 0.0) return r;
+    const uint64_t bits = omk_bits64(v);
+    const int top = 1022 - (int)(bits >> 52); /* the leading one weighs 2^(-top - 1) */
+    const uint64_t head = ((bits & 0x000fffffffffffffull) | 0x0010000000000000ull) << 11;
+    const int word = top / 64, offset = top % 64;
+    r.w[word] = head >> offset;
+    if (offset && word + 1 < 4) r.w[word + 1] = head << (64 - offset);
     return r;
 }
 
