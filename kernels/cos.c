@@ -70,16 +70,20 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
 
 /* x = k pi/512 + r_hi + r_lo for |x| < 2^20 (|k| < 2^27.35, |r| <= pi/1024 (1 + 2^-40)): the first
  * fma is exact (trig_reduce.h), k K_PIO512_2 is split exactly, and only the K_PIO512_3 term rounds. Every step is odd
- * in x (round to nearest even). Returns k + 0x1.8p52. */
+ * in x (round to nearest even). Returns k + 0x1.8p52.
+ * r1 - w_hi is summed by Fast2Sum although |r1| may be the smaller: r1 is a multiple of 2^-61 (k = 0 gives w_hi = 0)
+ * and |w_hi| < 2^-34.5 has an ulp of at most 2^-87, and Fast2Sum(a, b) is exact whenever a is a multiple of ulp(b)
+ * (if |a| < |b|, a + b is then a multiple of ulp(b) below 2^54 ulp(b), so s - a is exact, and b - (s - a) is the
+ * rounding error of a + b; written (a - s) + b here, the same exact value). */
 static inline double reduce_by_pio512(double x, double *r_hi, double *r_lo) {
     const double k_shifted = fma(x, K_512_OVER_PI, 0x1.8p52);
     const double k = k_shifted - 0x1.8p52;
     const double r1 = fma(-k, K_PIO512_1, x);
     const double w_hi = k * K_PIO512_2;
     const double w_lo = fma(k, K_PIO512_2, -w_hi);
-    double e;
-    const double s = omk_two_sum(r1, -w_hi, &e);
-    *r_hi = s; /* not renormalized: |r_lo| <= ulp(s)/2 + 2^-86 serves as well */
+    const double s = r1 - w_hi;
+    const double e = (r1 - s) - w_hi; /* Fast2Sum, exact (above) */
+    *r_hi = s;                        /* not renormalized: |r_lo| <= ulp(s)/2 + 2^-86 serves as well */
     *r_lo = fma(-k, K_PIO512_3, e - w_lo);
     return k_shifted;
 }
