@@ -2,6 +2,7 @@
 #include "registry.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,25 @@ static bool disabled_by_environment(ulpb_isa isa) {
     /* a CPU without AVX2 has no AVX-512 either, and one without AVX-512 no AVX512_BF16 */
     return (isa == ULPB_ISA_AVX512 && disabled_by_environment(ULPB_ISA_AVX2)) ||
            (isa == ULPB_ISA_AVX512_BF16 && disabled_by_environment(ULPB_ISA_AVX512));
+}
+
+int ulpb_check_disable_isa(char *err, size_t err_len) {
+    const char *list = getenv("ULPB_DISABLE_ISA");
+    for (const char *p = list ? list : ""; *p;) {
+        const size_t n = strcspn(p, ",");
+        bool known = false;
+        for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT; isa++)
+            known |= n == strlen(isa_names[isa]) && strncmp(p, isa_names[isa], n) == 0;
+        if (!known && n) {
+            snprintf(err, err_len,
+                     "ULPB_DISABLE_ISA names no ISA: '%.*s' (expected a comma-separated list of avx2,"
+                     " avx512, avx512bf16)",
+                     (int)n, p);
+            return -1;
+        }
+        p += n + (p[n] == ',');
+    }
+    return 0;
 }
 
 bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by_environment(isa); }

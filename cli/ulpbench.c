@@ -467,6 +467,10 @@ static int run_exhaustive(const accuracy_options *o) {
             return fail(sub, "--exhaustive needs one --op (cos or asin)");
         }
         const ulpb_entry *e = ulpb_entry_find(o->impl ? o->impl : "omk", (ulpb_op_id)op, ULPB_DTYPE_f32);
+        if (e && e->role == ULPB_ROLE_BASELINE) {
+            free(st);
+            return fail(sub, "'%s' is a throughput baseline and has no accuracy", e->impl);
+        }
         if (!e || !ulpb_entry_available(e)) {
             free(st);
             return fail(sub, "no runnable implementation '%s' of %s f32", o->impl ? o->impl : "omk", ulpb_ops[op].name);
@@ -539,11 +543,11 @@ static int cmd_merge(int argc, char **argv) {
             out_path = optarg;
         else if (c == 'h') {
             puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
-                 "Combines shard results into one (stdout unless -o): those of 'ulpbench accuracy --exhaustive\n"
-                 "--shard K/N' into a result over all 2^32 inputs, or those of a sampled 'ulpbench accuracy\n"
-                 "--shard K/N' into the result of the whole sample. Refuses (exit 2) files from another ulpbench\n"
-                 "version, op, dtype, implementation, reference (or seed and sample count), that overlap, or that\n"
-                 "leave a gap.");
+                 "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
+                 "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
+                 "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
+                 "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
+                 "count), that overlap, or that leave a gap.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);
@@ -552,6 +556,9 @@ static int cmd_merge(int argc, char **argv) {
     if (count < 1) return fail("merge", "no input files");
     if (check_outputs("merge", &out_path, 1)) return EXIT_USAGE;
     const char *const *names = (const char *const *)argv + optind;
+    for (int i = 0; out_path && i < count; i++) /* the merged file would replace a shard */
+        if (ulpb_output_same(out_path, names[i]))
+            return fail("merge", "-o '%s' names input '%s'; write the merged result to a new file", out_path, names[i]);
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
@@ -603,13 +610,17 @@ static int cmd_hard_cases(int argc, char **argv) {
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
     int c;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : c == 's' ? &seed : NULL;
+        unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
                 return fail("hard-cases", "unknown op '%s' (expected cos, asin or all)", optarg);
+        } else if (c == 's') {
+            if (parse_u64(optarg, &seed))
+                return fail("hard-cases", "--seed needs a non-negative integer, got '%s'", optarg);
         } else if (target) {
+            const char *name = c == 'n' ? "--starts" : c == 'w' ? "--span" : "--keep";
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
-                return fail("hard-cases", "%s needs an integer in 1..1000000, got '%s'", argv[optind - 1], optarg);
+                return fail("hard-cases", "%s needs an integer in 1..1000000, got '%s'", name, optarg);
         } else if (c == 'h') {
             printf(
                 "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"
@@ -662,8 +673,8 @@ static int cmd_accuracy(int argc, char **argv) {
             "of MPFR, which still decides the undecided inputs. --shard K/N (f32/f64): slice K of N of every\n"
             "sampler's indices; ulpbench merge combines the shards.\n\n"
             "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
-            "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--resume FILE] [--max-chunks "
-            "N]\n\n"
+            "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
+            "                        [--resume FILE] [--max-chunks N]\n\n"
             "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
             "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
             "SIGINT/SIGTERM (or --max-chunks) stop after the chunks in progress and write a partial result\n"
@@ -1074,7 +1085,7 @@ static int cmd_eval(int argc, char **argv) {
             break;
         case 'h':
             puts("usage: ulpbench eval --op {cos|asin} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
-                 "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0/2.0,\n"
+                 "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
                  "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
                  "--dtype bf16, and writes OUT.npy with the same shape and dtype. On any error: one line on stderr,\n"
                  "exit status 2, and OUT.npy is not created.");
@@ -1139,7 +1150,7 @@ static void usage(FILE *f) {
           "  bench      throughput (elements/ns) beside the peers and a memcpy floor\n"
           "  eval       apply an op to a .npy file\n"
           "  report     the default suite, report.json + report.md, and the CI gate\n"
-          "  merge      combine the shards of an exhaustive binary32 run\n"
+          "  merge      combine the shards of an exhaustive or sampled accuracy run\n"
           "  hard-cases search binary64 inputs that are hard to round\n\n"
           "Run 'ulpbench <command> --help' for a command's options.\n",
           f);
@@ -1155,6 +1166,11 @@ int main(int argc, char **argv) {
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
         usage(stdout);
         return 0;
+    }
+    char isa_err[256];
+    if (ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
+        fprintf(stderr, "ulpbench: %s\n", isa_err);
+        return EXIT_USAGE;
     }
     ulpb_limit_omk_to_available_isas();
     char *command = join_command(argc, argv);

@@ -271,6 +271,13 @@ static void sampled_shards_merge(void **state) {
     assert_int_equal(run("merge $D/s0.json $D/s1.json"), 2); /* shard 2 missing */
     assert_int_equal(run("merge $D/s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f16 --shard 0/2"), 2);
+    /* -o naming an input would replace that shard with the merged result */
+    char *before = slurp(path("s1.json"));
+    assert_int_equal(run("merge -o $D/./s1.json $D/s0.json $D/s1.json $D/s2.json"), 2);
+    char *after = slurp(path("s1.json")), *err = slurp(path("err.txt"));
+    assert_non_null(strstr(err, "names input"));
+    assert_string_equal(before, after);
+    free(before), free(after), free(err);
 }
 
 static void report_gates(void **state) {
@@ -459,6 +466,11 @@ static void usage_errors_are_one_line(void **state) {
         {"merge -o", "option '-o' needs a value"},
         {"merge -z $D/a.json", "unknown option '-z'"},
         {"hard-cases --bogus", "unknown option '--bogus'"},
+        {"hard-cases --starts 0", "--starts needs an integer in 1..1000000, got '0'"},
+        {"hard-cases --seed -1", "--seed needs a non-negative integer"},
+        /* memcpy has no accuracy, in the exhaustive mode as in the sampled one */
+        {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
+        {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
@@ -468,6 +480,9 @@ static void usage_errors_are_one_line(void **state) {
                      status, err, cases[i].needle);
         free(err);
     }
+    /* the default seed (and 0) are seeds like any other */
+    assert_int_equal(run("hard-cases --op asin --seed 20261130 --starts 1 --span 1 --keep 1"), 0);
+    assert_int_equal(run("hard-cases --op asin --seed 0 --starts 1 --span 1 --keep 1"), 0);
 }
 
 /* An output that cannot be written is refused before the run (nothing on stdout, which gets the
@@ -629,6 +644,13 @@ static void unavailable_entries_are_skipped(void **state) {
         free(err);
     }
     assert_false(exists(path("vo.npy")));
+
+    /* a name that is no ISA is refused, not ignored (the run would not stand in for the CPU it was meant to) */
+    setenv("ULPB_DISABLE_ISA", "avx2,avx-512", 1);
+    assert_int_equal(run("list"), 2);
+    char *err = slurp(path("err.txt"));
+    if (!strstr(err, "ULPB_DISABLE_ISA names no ISA: 'avx-512'")) fail_msg("ULPB_DISABLE_ISA=avx2,avx-512: '%s'", err);
+    free(err);
     unsetenv("ULPB_DISABLE_ISA");
 }
 
