@@ -2,8 +2,9 @@
 #ifndef OMK_TRIG_REDUCE_H
 #define OMK_TRIG_REDUCE_H
 #include <stdint.h>
-/* 2/pi rounded to binary64. */
+/* 2/pi and 1/pi rounded to binary64. */
 static const double K_TWO_OVER_PI = 0x1.45f306dc9c883p-1;
+static const double K_ONE_OVER_PI = 0x1.45f306dc9c883p-2;
 /* pi/2 = K_PIO2_1 + K_PIO2_2 + K_PIO2_3 + K_PIO2_4 + O(2^-170): the first two have 33 bits so that
    k * K_PIO2_1 and k * K_PIO2_2 are exact for |k| < 2^20 (Cody-Waite). */
 static const double K_PIO2_1 = 0x1.921fb544p0;
