@@ -398,18 +398,15 @@ static double cos_f64_accurate(double x) {
  * rounded from its double-double. */
 static inline double cos_f32_fast(float x) {
     const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
-    /* j = 2k + 1, the odd integer nearest 2|x|/pi, from one rounding onto the even integers above 2^53: t = 2^53 + 2k.
-     * Below |x| = pi/4 the sum stays under 2^53, where the spacing is 1, so the max lifts it to k = 0. */
-    const double t_raw = fma(ax, K_TWO_OVER_PI, 0x1p53 - 1.0);
-    const double t = t_raw > 0x1p53 ? t_raw : 0x1p53; /* not fmax(), which GCC does not vectorize */
-    const double j = t - (0x1p53 - 1.0);              /* exact */
+    const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
+    const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
     /* -r = j pi/2 - |x|, exactly the negation of the r below: the inner fma is exact up to one
      * rounding of r + j K_PIO2_LO */
     const double minus_r = fma(j, K_PIO2_LO, fma(j, K_PIO2_HI, -ax));
     const double z = minus_r * minus_r;
     const double sin_minus_r = fma(minus_r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), minus_r);
-    /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of t's significand) is odd */
-    return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(t) << 63));
+    /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of k_shifted) is odd */
+    return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(k_shifted) << 63));
 }
 
 /* binary32 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
