@@ -115,13 +115,19 @@ static bool cpu_supports(ulpb_isa isa) {
     return false;
 }
 
+/* The ISA an entry of ULPB_DISABLE_ISA (n characters at name) names, or ULPB_ISA_NONE. */
+static ulpb_isa isa_named(const char *name, size_t n) {
+    for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT; isa++)
+        if (n == strlen(isa_names[isa]) && strncmp(name, isa_names[isa], n) == 0) return (ulpb_isa)isa;
+    return ULPB_ISA_NONE;
+}
+
 static bool disabled_by_environment(ulpb_isa isa) {
     const char *list = getenv("ULPB_DISABLE_ISA");
     if (!list || isa == ULPB_ISA_NONE) return false;
-    const size_t len = strlen(isa_names[isa]);
     for (const char *p = list; *p;) {
         const size_t n = strcspn(p, ",");
-        if (n == len && strncmp(p, isa_names[isa], n) == 0) return true;
+        if (isa_named(p, n) == isa) return true;
         p += n + (p[n] == ',');
     }
     /* a CPU without AVX2 has no AVX-512 either, and one without AVX-512 no AVX512_BF16 */
@@ -133,14 +139,12 @@ int ulpb_check_disable_isa(char *err, size_t err_len) {
     const char *list = getenv("ULPB_DISABLE_ISA");
     for (const char *p = list ? list : ""; *p;) {
         const size_t n = strcspn(p, ",");
-        bool known = false;
-        for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT; isa++)
-            known |= n == strlen(isa_names[isa]) && strncmp(p, isa_names[isa], n) == 0;
-        if (!known && n) {
-            snprintf(err, err_len,
-                     "ULPB_DISABLE_ISA names no ISA: '%.*s' (expected a comma-separated list of avx2,"
-                     " avx512, avx512bf16)",
-                     (int)n, p);
+        if (n && isa_named(p, n) == ULPB_ISA_NONE) {
+            int len = snprintf(err, err_len,
+                               "ULPB_DISABLE_ISA names no ISA: '%.*s' (expected a comma-separated list of", (int)n, p);
+            for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT && len >= 0 && (size_t)len < err_len; isa++)
+                len += snprintf(err + len, err_len - (size_t)len, " %s%s", isa_names[isa],
+                                isa + 1 < ULPB_ISA_COUNT ? "," : ")");
             return -1;
         }
         p += n + (p[n] == ',');

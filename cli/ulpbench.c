@@ -608,8 +608,8 @@ static int cmd_hard_cases(int argc, char **argv) {
                                          {0, 0, 0, 0}};
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
-    int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    int c, option_index = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, &option_index)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
@@ -618,9 +618,9 @@ static int cmd_hard_cases(int argc, char **argv) {
             if (parse_u64(optarg, &seed))
                 return fail("hard-cases", "--seed needs a non-negative integer, got '%s'", optarg);
         } else if (target) {
-            const char *name = c == 'n' ? "--starts" : c == 'w' ? "--span" : "--keep";
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
-                return fail("hard-cases", "%s needs an integer in 1..1000000, got '%s'", name, optarg);
+                return fail("hard-cases", "--%s needs an integer in 1..1000000, got '%s'", opts[option_index].name,
+                            optarg);
         } else if (c == 'h') {
             printf(
                 "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"

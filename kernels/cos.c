@@ -334,12 +334,11 @@ static double cos_f64_fixed(double x) {
     if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
     const fixed_reduction red = reduce_fixed(abs_bits);
     const unsigned quadrant = red.quadrant;
-    const int negative_f = red.f_negative;
     const omk_fix g = fixed_times_pio2(red.f_abs); /* |f| pi/2 */
     omk_fix cos_g, sin_g;
     omk_fix_cos_sin(g, quadrant & 1 ? NULL : &cos_g, quadrant & 1 ? &sin_g : NULL);
     /* cos(q pi/2 + g): q = 0: cos g, 1: -sin g, 2: -cos g, 3: sin g, with sin g negative when f was */
-    const int negative = quadrant == 2 || (quadrant == 1 && !negative_f) || (quadrant == 3 && negative_f);
+    const int negative = quadrant == 2 || (quadrant == 1 && !red.f_negative) || (quadrant == 3 && red.f_negative);
     const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g);
     return negative ? -magnitude : magnitude;
 }

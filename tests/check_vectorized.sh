@@ -10,9 +10,10 @@ lib=$1 isa=$2 reg=$3
 command -v objdump >/dev/null || { echo "check_vectorized: objdump not found" >&2; exit 2; }
 symbols=$(nm -D --defined-only "$lib" | awk -v isa="$isa" '$3 ~ "^omk_[a-z]+_f(32|64)_" isa "$" { print $3 }')
 [ -n "$symbols" ] || { echo "check_vectorized: no omk_*_f32/f64_$isa symbols in $lib" >&2; exit 1; }
+disassembly=$(objdump -d --no-show-raw-insn "$lib")
 status=0
 for fn in $symbols; do
-    packed=$(objdump -d --no-show-raw-insn "$lib" |
+    packed=$(printf '%s\n' "$disassembly" |
         awk -v fn="<$fn>:" '$2 == fn { on = 1; next } on && /^$/ { exit } on' |
         grep -cE "vfn?m(add|sub)[0-9]+p[sd][[:space:]].*%$reg" || true)
     if [ "$packed" -eq 0 ]; then
