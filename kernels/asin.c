@@ -7,7 +7,7 @@
  *   A is a binary64 minimax polynomial of degree 13 in x^2 on [0, 1/4] (asin_poly.h from
  *   asin.sollya, relative error 2^-63.79); its two leading terms are double-doubles summed
  *   error-free (Fast2Sum), so the final rounding dominates. The fast path evaluates both branches
- *   as scale (H + v + v^3 A(v^2)) (H = 0 or pi/4, v = |x| or -s, scale 1 or 2), the square-root
+ *   as scale (H + v + v^3 A(v^2)) (H = 0 or -pi/4, v = |x| or s, scale 1 or -2), the square-root
  *   correction through an integer reciprocal estimate and one third-order step instead of a
  *   division. asin_f64_dd (the accurate path of binary32 and the source of the 16-bit tables)
  *   runs the same evaluation and also returns its tail (within 2^-60.4 relative, f64_rounding_margin).
@@ -32,7 +32,7 @@
 #include "omk_table16.h"
 #include "trig_reduce.h"
 
-static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t) !(ax < 0.5); }
+static inline uint64_t asin_large_mask(double ax) { return 0 - (uint64_t)(ax >= 0.5); }
 
 #define asin_FAST_LIMIT 1.0
 static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_LIMIT); }
@@ -40,9 +40,11 @@ static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_
 /* asin |x| for |x| < 1 = result + *tail, branch-free so that compilers vectorize a loop over it (the
  * fast path drops the tail, which the compiler then never computes). Both branches share one shape,
  * scale (H + v + v^3 A(z)):
- *   |x| < 1/2:  H = 0,    v = |x|,                      z = x^2, scale 1;
- *   otherwise:  H = pi/4, v = -s = -sqrt((1 - |x|)/2),  z = s^2, scale 2 (pi/2 - 2 asin s),
- * so that every per-lane choice is a mask (an and, or one blend) and the scaling is exact.
+ *   |x| < 1/2:  H = 0,     v = |x|,                   z = x^2, scale 1;
+ *   otherwise:  H = -pi/4, v = s = sqrt((1 - |x|)/2), z = s^2, scale -2 (pi/2 - 2 asin s),
+ * so that every per-lane choice is a mask (an and, or a minimum) and the scaling is exact. v and z need no
+ * select: s lies below |x| and (1 - |x|)/2 below x^2 exactly when |x| > 1/2 (both equal at 1/2), so the minima
+ * choose them (AVX2 has no one-instruction blend).
  * (1 - |x|)/2 is exact and s is corrected to double-double; H, v^3 A0 (up to v/24) and v^5 A1 (up
  * to 0.005 v) are double-doubles summed error-free, so result + tail is good to about 2^-60.4 (f64_rounding_margin). */
 static inline double asin_magnitude(double ax, double *tail) {
@@ -54,14 +56,14 @@ static inline double asin_magnitude(double ax, double *tail) {
     const double h0 = omk_double_from_bits(0x7fce623822fc16e6ull - omk_bits64(s));
     const double t = fma(-(s + s), h0, 1.0);
     const double half_inv_s = fma(h0, fma(t, t, t), h0);
-    const double minus_s_corr = fma(s, s, -w) * half_inv_s; /* s - sqrt(w), a term ~2^-53 s */
+    const double s_corr = fma(-s, s, w) * half_inv_s; /* sqrt(w) - s, a term ~2^-53 s */
     const double ax2 = ax * ax;
-    const double v = omk_select(large, -s, ax);
-    const double v_lo = omk_double_from_bits(omk_bits64(minus_s_corr) & large);
-    const double z = omk_select(large, w, ax2); /* w = s^2 exactly in large lanes */
+    const double v = s < ax ? s : ax;
+    const double v_lo = omk_double_from_bits(omk_bits64(s_corr) & large);
+    const double z = w < ax2 ? w : ax2; /* w = s^2 exactly in large lanes */
     const double z_err = omk_double_from_bits(omk_bits64(fma(ax, ax, -ax2)) & ~large);
-    const double h_hi = omk_double_from_bits(omk_bits64(0.5 * K_PIO2_HI) & large);
-    const double h_lo = omk_double_from_bits(omk_bits64(0.5 * K_PIO2_LO) & large);
+    const double h_hi = omk_double_from_bits(omk_bits64(-0.5 * K_PIO2_HI) & large);
+    const double h_lo = omk_double_from_bits(omk_bits64(-0.5 * K_PIO2_LO) & large);
     const double vz = v * z;
     const double vz_err = fma(v, z_err, fma(v_lo, z, fma(v, z, -vz))); /* v^3 */
     const double lead = vz * K_ASIN_POLY[0];
@@ -80,10 +82,10 @@ static inline double asin_magnitude(double ax, double *tail) {
     const double err2 = next - (sum - sum1);
     const double small = ((h_lo + v_lo) + (err0 + (err1 + err2))) + ((lead_err + next_err) + rest);
     const double y = sum + small;
-    const double y_tail = small - (y - sum);                           /* Fast2Sum: |sum| > |small| */
-    *tail = y_tail + omk_double_from_bits(omk_bits64(y_tail) & large); /* times the scale, exact */
-    /* times 2 in large lanes through the exponent: y >= pi/12 there, so exact */
-    return omk_double_from_bits(omk_bits64(y) + (large & 0x0010000000000000ull));
+    const double y_tail = small - (y - sum); /* Fast2Sum: |sum| > |small| */
+    const double scale = omk_double_from_bits(omk_bits64(1.0) ^ (large & (omk_bits64(1.0) ^ omk_bits64(-2.0))));
+    *tail = y_tail * scale; /* exact, as y * scale: |y| >= pi/12 in large lanes */
+    return y * scale;
 }
 
 /* Branch-free binary64 asin for |x| < 1 as value + tail; other inputs are redone by asin_f64_accurate. */

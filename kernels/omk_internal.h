@@ -42,13 +42,13 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         const T *in = (x) + start;                                                                                     \
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));                  \
         U max_abs = 0;                                                                                                 \
-        uint64_t min_key = UINT64_MAX;                                                                                 \
+        int64_t min_key = INT64_MAX;                                                                                   \
         OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                                         \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]); /* read before the store, which may alias in[] for the compiler */            \
             const double approx = fast(in[i]);                                                                         \
             out[i] = finish(in[i], (T)approx);                                                                         \
-            const uint64_t key = round_key(approx);                                                                    \
+            const int64_t key = round_key(approx);                                                                     \
             max_abs = a > max_abs ? a : max_abs;                                                                       \
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
@@ -90,20 +90,21 @@ typedef struct {
         double copy[OMK_BLOCK], *out = (y) + start;                                                                    \
         const double *in = (x) + start;                                                                                \
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));        \
-        uint64_t max_abs = 0, any_rejected = 0;                                                                        \
+        int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
+        uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
-            const uint64_t a =                                                                                         \
-                omk_abs_bits64(in[i]);            /* read before the store, which may alias in[] for the compiler */   \
+            const int64_t a =                                                                                          \
+                (int64_t)omk_abs_bits64(in[i]);   /* read before the store, which may alias in[] for the compiler */   \
             const omk_f64_result r = fast(in[i]); /* by value: an address-taken local would become a stack array */    \
             out[i] = r.value;                                                                                          \
             if ((factor) != 0.0) rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                  \
             max_abs = a > max_abs ? a : max_abs;                                                                       \
         }                                                                                                              \
-        if ((factor) != 0.0 && max_abs < (limit_bits)) /* else the second pass records them again */                   \
+        if ((factor) != 0.0 && max_abs < (int64_t)(limit_bits)) /* else the second pass records them again */          \
             for (size_t i = 0; i < m; i++) any_rejected |= rejected[i];                                                \
-        if (max_abs >= (limit_bits)) {                                                                                 \
+        if (max_abs >= (int64_t)(limit_bits)) {                                                                        \
             any_rejected = 0;                                                                                          \
             OMK_PRAGMA(omp simd reduction(| : any_rejected))                                                           \
             for (size_t i = 0; i < m; i++) {                                                                           \
@@ -184,7 +185,7 @@ static inline float omk_float_from_bits(uint32_t u) {
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
                        op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish, omk_f32_rounding_key,                   \
-                       2u * OMK_F32_GUARD, op##_f32_accurate)                                                          \
+                       2 * OMK_F32_GUARD, op##_f32_accurate)                                                           \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {                               \
         for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i])));               \
@@ -219,12 +220,13 @@ static inline double omk_two_sum(double a, double b, double *err) {
  * f32_guard_check measures over every binary32 input (618 ulps for cos, 576 for asin); about 1
  * lane in 200,000 is redone. */
 enum { OMK_F32_GUARD = 8192 };
-/* Distance test in key form for the array loops: ambiguous exactly when the key is
- * <= 2 OMK_F32_GUARD (unsigned wrap-around folds both sides of the midpoint into one range). */
-static inline uint64_t omk_f32_rounding_key(double y) {
-    return (omk_bits64(y) & 0x1fffffff) - (0x10000000u - OMK_F32_GUARD);
+/* Distance test in key form for the array loops: ambiguous exactly when the key is <= 2 OMK_F32_GUARD (the
+ * wrap-around modulo 2^29 folds both sides of the midpoint into one range). The key is non-negative, so the loops
+ * reduce it with signed comparisons, which AVX2 has for 64-bit lanes. */
+static inline int64_t omk_f32_rounding_key(double y) {
+    return (int64_t)((omk_bits64(y) - (0x10000000u - OMK_F32_GUARD)) & 0x1fffffff);
 }
-static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding_key(y) <= 2u * OMK_F32_GUARD; }
+static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding_key(y) <= 2 * OMK_F32_GUARD; }
 static inline uint32_t omk_abs_bits32(float x) { return omk_bits32(x) & 0x7fffffff; }
 static inline uint64_t omk_abs_bits64(double x) { return omk_bits64(x) & 0x7fffffffffffffffull; }
 
