@@ -1,11 +1,10 @@
 /* Measurement behind the binary64 rounding tests (OMK_ARRAY_LOOP_F64): how accurate the value + tail
- * results of the vectorized fast paths (cos_f64_fast, cos_f64_huge, asin_f64_fast) and of the general
- * double-double paths (cos_f64_dd, asin_f64_dd) are, and what share of inputs a rounding test with
- * relative error bound eps would send to an accurate phase (the inputs whose exact result lies within
- * eps of a binary64 rounding midpoint). MPFR at 300 bits is the truth.
+ * results of the vectorized fast paths (cos_f64_fast, cos_f64_huge, asin_f64_fast), of the middle phases
+ * (cos_f64_refine, asin_f64_refine) and of the general double-double paths (cos_f64_dd, asin_f64_dd) are, and what
+ * share of inputs a rounding test with relative error bound eps would send to an accurate phase (the inputs whose
+ * exact result lies within eps of a binary64 rounding midpoint). MPFR at 300 bits is the truth.
  *   cmake --build build --target f64_rounding_margin && ./build/f64_rounding_margin [samples]
- * Samples are uniform in each range from a fixed seed (default 10^6 per row). It also times the accurate phase of
- * binary64 cos. */
+ * Samples from a fixed seed (default 10^6 per row). It also times the accurate phases of binary64 cos and asin. */
 #include <errno.h>
 #include <mpfr.h>
 #include <omp.h>
@@ -40,10 +39,11 @@ static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, doubl
     *midpoint_dist = fabs(mpfr_get_d(tmp, MPFR_RNDN));
 }
 
-typedef enum { COS_FAST, COS_HUGE, COS_REFINE, ASIN_FAST, COS_DD, ASIN_DD } path;
+typedef enum { COS_FAST, COS_HUGE, COS_REFINE, ASIN_FAST, ASIN_REFINE, COS_DD, ASIN_DD } path;
 
 /* The paths that return value + tail, in path order. */
-static omk_f64_result (*const value_tail_paths[])(double) = {cos_f64_fast, cos_f64_huge, cos_f64_refine, asin_f64_fast};
+static omk_f64_result (*const value_tail_paths[])(double) = {cos_f64_fast, cos_f64_huge, cos_f64_refine, asin_f64_fast,
+                                                             asin_f64_refine};
 
 static double evaluate(path p, double in, double *tail) {
     if (p == COS_DD) return cos_f64_dd(in, tail);
@@ -53,7 +53,7 @@ static double evaluate(path p, double in, double *tail) {
     return r.value;
 }
 
-typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO, CELL_EDGE } spread;
+typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO, CELL_EDGE, NEAR_ONE } spread;
 
 /* The input for sample u, u2 (uniform in [0, 1)): uniform in [lo_x, hi_x], or with a uniform exponent
  * (LOG_UNIFORM), or (NEAR_ZERO) the double nearest (k + 1/2) pi plus a uniform offset within pi/64, k uniform below
@@ -63,6 +63,7 @@ typedef enum { UNIFORM, LOG_UNIFORM, NEAR_ZERO, CELL_EDGE } spread;
 static double sample_input(spread how, double lo_x, double hi_x, double u, double u2) {
     const double pi = 3.141592653589793;
     if (how == LOG_UNIFORM) return exp2(log2(lo_x) + u * (log2(hi_x) - log2(lo_x)));
+    if (how == NEAR_ONE) return 1.0 - exp2(log2(lo_x) + u * (log2(hi_x) - log2(lo_x))); /* 1 - distance */
     if (how == NEAR_ZERO) return ((double)(uint64_t)(u * hi_x / pi) + 0.5) * pi + (u2 - 0.5) * (pi / 32);
     if (how == CELL_EDGE) {
         static const double cells[4] = {255, 257, 767, 769}; /* k mod 1024 next to pi/2 and 3 pi/2 */
@@ -74,7 +75,7 @@ static double sample_input(spread how, double lo_x, double hi_x, double u, doubl
     return lo_x + (hi_x - lo_x) * u;
 }
 static void run(const char *name, path p, double lo_x, double hi_x, spread how, long samples) {
-    const int is_asin = p == ASIN_FAST || p == ASIN_DD;
+    const int is_asin = p == ASIN_FAST || p == ASIN_REFINE || p == ASIN_DD;
     double worst = 0.0;
     long within[EPS_COUNT] = {0};
 #pragma omp parallel
@@ -115,18 +116,23 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
                k + 1 < EPS_COUNT ? "," : "\n");
 }
 
-/* The cost of the phases that rejected lanes take, one thread, inputs uniform in [-1e4, 1e4]: the double-double
- * phase and the fixed-point one (their costs hardly depend on the input). */
+static double asin_fixed_alone(double x) { return asin_f64_fixed(x, asin_f64_refine(x)); }
+
+/* The cost of the phases that rejected lanes take, one thread, inputs uniform in [-1e4, 1e4] (cos) and [-1, 1]
+ * (asin): the double-double phase and the fixed-point one (their costs hardly depend on the input). */
 static void time_accurate(void) {
     enum { CALLS = 20000 };
-    double (*const phases[2])(double) = {cos_f64_accurate, cos_f64_fixed};
-    const char *const names[2] = {"cos_f64_accurate (double-double phase, fixed point when undecided)",
-                                  "cos_f64_fixed (fixed-point phase alone)"};
-    for (int p = 0; p < 2; p++) {
+    double (*const phases[4])(double) = {cos_f64_accurate, cos_f64_fixed, asin_f64_accurate, asin_fixed_alone};
+    const char *const names[4] = {"cos_f64_accurate (double-double phase, fixed point when undecided)",
+                                  "cos_f64_fixed (fixed-point phase alone)",
+                                  "asin_f64_accurate (double-double phase, fixed point when undecided)",
+                                  "asin_f64_fixed (fixed-point phase, after the double-double one)"};
+    for (int p = 0; p < 4; p++) {
+        const double range = p < 2 ? 1e4 : 1.0;
         double sum = 0.0;
         const double start = omp_get_wtime();
         for (int i = 0; i < CALLS; i++)
-            sum += phases[p](-1e4 + 2e4 * (double)(splitmix64(7u + (uint64_t)i) >> 11) * 0x1p-53);
+            sum += phases[p](range * (2.0 * (double)(splitmix64(7u + (uint64_t)i) >> 11) * 0x1p-53 - 1.0));
         const double seconds = omp_get_wtime() - start;
         printf("%s: %.0f ns per call (%d calls, checksum %.6f)\n", names[p], seconds / CALLS * 1e9, CALLS, sum);
     }
@@ -155,6 +161,13 @@ int main(int argc, char **argv) {
     run("cos middle phase at the cell edges next to the zeros < 2^20", COS_REFINE, 0, 0x1p20, CELL_EDGE, samples);
     run("cos middle phase near (k + 1/2) pi < 2^20", COS_REFINE, 0, 0x1p20, NEAR_ZERO, samples);
     run("cos double-double [-pi, pi]", COS_DD, -pi, pi, UNIFORM, samples);
+    run("asin double-double [-1, 1]", ASIN_DD, -1.0, 1.0, UNIFORM, samples);
     run("asin fast path [-1, 1]", ASIN_FAST, -1.0, 1.0, UNIFORM, samples);
+    run("asin fast path [2^-30, 2^-6], log-uniform (the first cell)", ASIN_FAST, 0x1p-30, 0x1p-6, LOG_UNIFORM, samples);
+    run("asin fast path [0.69, 0.72] (the two sides meet at 2^-1/2)", ASIN_FAST, 0.69, 0.72, UNIFORM, samples);
+    run("asin fast path 1 - [2^-53, 2^-6], log-uniform", ASIN_FAST, 0x1p-53, 0x1p-6, NEAR_ONE, samples);
+    run("asin middle phase (asin_f64_refine) [-1, 1]", ASIN_REFINE, -1.0, 1.0, UNIFORM, samples);
+    run("asin middle phase [2^-30, 2^-6], log-uniform", ASIN_REFINE, 0x1p-30, 0x1p-6, LOG_UNIFORM, samples);
+    run("asin middle phase 1 - [2^-53, 2^-6], log-uniform", ASIN_REFINE, 0x1p-53, 0x1p-6, NEAR_ONE, samples);
     return 0;
 }

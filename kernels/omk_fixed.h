@@ -1,5 +1,5 @@
-/* 256-bit fixed-point arithmetic for cos.c: the accurate phase of the correctly rounded binary64 cos and the
- * Payne-Hanek reduction of its double-double path.
+/* 256-bit fixed-point arithmetic for the accurate phases of the correctly rounded binary64 cos and asin, and the
+ * Payne-Hanek reduction of cos's double-double path.
  * A value is w[0] 2^-64 + w[1] 2^-128 + w[2] 2^-192 + w[3] 2^-256 (most significant word first), in [0, 1).
  * Products are truncated, so each costs at most 2^-254; the callers' error budgets stay near 2^-200 absolute, far
  * below what rounding a binary64 result ever needs. Integer code only: every ISA build computes the same bits.
@@ -58,6 +58,13 @@ static inline omk_fix omk_fix_scale(omk_fix a, int shift) {
     omk_fix r;
     for (int i = 0; i < 4; i++) r.w[i] = omk_fix_bits64(a, 64 * i + shift);
     return r;
+}
+
+/* a < b */
+static inline int omk_fix_less(omk_fix a, omk_fix b) {
+    for (int i = 0; i < 4; i++)
+        if (a.w[i] != b.w[i]) return a.w[i] < b.w[i];
+    return 0;
 }
 
 /* a b, truncated to 256 fraction bits: the partial products below the fourth word (six of sixteen) are left out,

@@ -83,7 +83,9 @@ typedef struct {
  * lanes. Lanes that fail it, and those from huge_end_bits on
  * (NaN, inf), are redone by accurate(x); factor 0 turns the test off. The first pass records the rejected lanes,
  * so a second vectorized pass (both paths) runs only on blocks that hold |x| >= limit; a separate loop ORs the
- * records (as a reduction of the first pass, GCC kept the OR in a stack slot, loaded and stored every iteration). */
+ * records (as a reduction of the first pass, GCC kept the OR in a stack slot, loaded and stored every iteration).
+ * An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
+ * path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
 #define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, fast, huge, huge_end_bits, factor, accurate)                           \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
         const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
@@ -91,6 +93,7 @@ typedef struct {
         const double *in = (x) + start;                                                                                \
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));        \
         int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
+        const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
@@ -100,7 +103,7 @@ typedef struct {
             const omk_f64_result r = fast(in[i]); /* by value: an address-taken local would become a stack array */    \
             out[i] = r.value;                                                                                          \
             if ((factor) != 0.0) rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                  \
-            max_abs = a > max_abs ? a : max_abs;                                                                       \
+            if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
         if ((factor) != 0.0 && max_abs < (int64_t)(limit_bits)) /* else the second pass records them again */          \
             for (size_t i = 0; i < m; i++) any_rejected |= rejected[i];                                                \
