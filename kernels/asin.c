@@ -99,7 +99,7 @@ static inline double asin_magnitude(double ax, double *tail) {
 
 /* The rotation step of the correctly rounded binary64 path, for |x| < 1 (other lanes give garbage and
  * are redone). With t = sqrt(1 - x^2) = cos(asin |x|), m = min(|x|, t) and n = max(|x|, t), and a table
- * point b = i/256, i = round(256 m (1 - 2^-16)) (the scale keeps u_hi exact: asin_rotation_u):
+ * point b = i/256, i = round(256 m (1 - 2^-16)) (the scale keeps u_hi exact: asin_rotation_u),
  *   asin m = asin b + asin u,  u = m sqrt(1 - b^2) - n b = sin(asin m - asin b),
  *   asin |x| = asin m when |x| <= t, else pi/2 - asin m;
  * |u| < 2^-8.4 (u = m in the first cell, where b = 0), so asin u = u + u^3 Q(u^2) with a short polynomial. The table
@@ -113,11 +113,12 @@ typedef struct {
     double y_hi, y_lo;       /* asin b, or asin b - pi/2 on the second side */
 } asin_rotation;
 
-/* precise: 1/(2 t) to ~2^-106 instead of ~2^-53, for the middle phase (t to ~2^-104). */
+/* precise: two Newton steps on the binary32 quotient 1/(2 t) (to ~2^-90 instead of ~2^-23), for the middle phase
+ * (t to ~2^-104 instead of ~2^-76). */
 static inline asin_rotation asin_rotation_setup(double ax, int precise) {
-    /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the
-     * first side (d_hi >= 1/2 there, so 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
-     * for |x| >= 1/2; w(1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from
+    /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
+     * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
+     * for |x| >= 1/2; w (1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from
      * 1 - x_sq would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. */
     const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi), w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
@@ -132,7 +133,7 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     r.m_hi = ax > t_hi ? t_hi : ax;
     r.n_hi = ax > t_hi ? ax : t_hi;
     /* j = i + 256 on the second side, i = round(256 m (1 - 2^-16)) <= 181 (garbage lanes still index inside the
-     * tables); the scale puts the lower edge of the second cell at 2^-9 (1 + 2^-16) (asin_rotation_u) */
+     * tables); the scale moves the lower edge of the second cell to 2^-9 (1 + 2^-16) (asin_rotation_u) */
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
     const double j_shifted = fma(r.m_hi, 256.0 - 0x1p-8, shift);
     const uint64_t j = omk_bits64(j_shifted) & 0x1ff;
@@ -145,10 +146,10 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     return r;
 }
 
-/* u = u_hi + u_lo. p_hi - n_hi b is exact: n_hi >= 1/2 makes n_hi b a multiple of 2^-61, and u_hi lies below
- * 2^-8, so 53 bits hold it when p_hi is a multiple of 2^-61 too (p_hi >= 2^-9: from the second cell on). In
- * the second cell p_hi may fall just below 2^-9 (a multiple of 2^-62) at its lower edge, where |u| is about
- * 2^-9 (1 - 2^-16 + 2^-18) and so needs one bit fewer; in the first b = 0 and u_hi = p_hi = m. */
+/* u = u_hi + u_lo. p_hi - n_hi b is exact: n_hi >= 1/2 makes n_hi b a multiple of 2^-61, p_hi >= 2^-9 is one too,
+ * and u_hi lies below 2^-8, so 53 bits hold it. p_hi >= 2^-9 from the second cell on: there m > 2^-9 (1 + 2^-16)
+ * and sqrt(1 - b^2) >= 1 - 2^-17 (without the scale of i, p_hi could fall just below 2^-9 while |u| reaches just
+ * above it); in the first cell b = 0 and u_hi = p_hi = m. */
 static inline double asin_rotation_u(const asin_rotation *r, double *u_lo) {
     const double p_hi = r->m_hi * r->c_hi, p_err = fma(r->m_hi, r->c_hi, -p_hi);
     *u_lo = fma(r->m_hi, r->c_lo, r->t_lo * r->t_lo_factor) + p_err;
