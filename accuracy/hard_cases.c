@@ -85,7 +85,13 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
         out[n++] = bits_of(1.0) - 2;
         out[n++] = bits_of(0x1p-26); /* tiny switch */
         out[n++] = bits_of(0x1p-26) - 1;
-        out[n++] = bits_of(0x1.fffffffffffffp-2);
+        out[n++] = bits_of(0x1.6a09e667f3bcdp-1); /* nearest to 2^-1/2: the rotation step changes sides */
+        out[n++] = bits_of(0x1.6a09e667f3bcdp-1) - 1;
+        out[n++] = bits_of(0x1.6a09e667f3bcdp-1) + 1;
+        out[n++] = bits_of(0.7); /* the fixed-point phase's switch from sin to cos */
+        out[n++] = bits_of(0.7) + 1;
+        out[n++] = bits_of(0.5 / (256.0 - 0x1p-8)); /* lower edge of the rotation table's second cell */
+        out[n++] = bits_of(0.5 / (256.0 - 0x1p-8)) + 1;
     }
     return n;
 }

@@ -6,14 +6,15 @@
  *   asin m = asin b + asin u, u = m sqrt(1 - b^2) - n b (|u| < 2^-8.4, u_hi exact: asin_rotation_u), and
  *   asin |x| = asin m or pi/2 - asin m; asin b (or asin b - pi/2) and sqrt(1 - b^2) are double-doubles from one
  *   512-entry table (asin_poly.h from asin.sollya; read with gathers), asin u = u + u^3 Q(u^2) with Q of degree 2
- *   (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the result) in
- *   binary64: value + tail within 2^-70.30 relative (largest error over 4 10^6 samples from uniform, log-uniform,
- *   near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding test for the bound 2^-68
- *   (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 24,000; those, and |x| >= 1 and NaN, are redone by
- *   asin_f64_accurate: the same rotation in double-double (2^-87.98, about 65 ns), and for the few it cannot
- *   settle, two Newton steps in 256-bit fixed point (about 2 us). Measured: 0 misrounded over 10^8 samples
- *   (ulpbench accuracy --op asin --dtype f64 --impl omk --samples 100000000 --reference fast) and on the 54
- *   asin rows of the hard-case table (ctest).
+ *   (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the result, u_lo's
+ *   share of the series included) in binary64: value + tail within 2^-72.37 relative (largest error over 4 10^6
+ *   samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding
+ *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 24,000; those, and
+ *   |x| > 1, infinities and NaN (whose NaN results fail the test), are redone by asin_f64_accurate: the same
+ *   rotation in double-double (2^-87.78, about 75 ns), and for the few it cannot settle, two Newton steps in
+ *   256-bit fixed point (about 2 us). Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op asin
+ *   --dtype f64 --impl omk --samples 100000000 --reference fast) and on the 59 asin rows of the hard-case table
+ *   (ctest).
  * asin_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit tables):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2
@@ -113,8 +114,8 @@ typedef struct {
     double y_hi, y_lo;       /* asin b, or asin b - pi/2 on the second side */
 } asin_rotation;
 
-/* precise: two Newton steps on the binary32 quotient 1/(2 t) (to ~2^-90 instead of ~2^-23), for the middle phase
- * (t to ~2^-104 instead of ~2^-76). */
+/* precise: two Newton steps on the binary32 quotient 1/(2 t) (to about 2^-52 instead of 2^-23), for the middle
+ * phase (t to ~2^-104 instead of ~2^-76). */
 static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
      * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
@@ -170,7 +171,9 @@ static inline omk_f64_result asin_f64_fast(double x) {
     const double z = u_hi * u_hi;
     const double s = r.y_hi + u_hi;
     const double s_err = u_hi - (s - r.y_hi);
-    const double rest = fma(u_hi * z, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT), (r.y_lo + u_lo) + s_err);
+    /* u_lo (1 + u^2/2): u_lo is about 2^-53 m, not 2^-53 u, so its share of the series matters */
+    const double rest = fma(u_hi * z, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT),
+                            (r.y_lo + fma(0.5 * z, u_lo, u_lo)) + s_err);
     const double value = s + rest;
     const uint64_t flip = asin_rotation_flip(&r, x);
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
@@ -193,7 +196,7 @@ static double asin_f64_dd(double x, double *tail) {
 
 /* The middle phase, |x| < 1: the rotation step with t to ~2^-104, u^3/6 as a double-double (its u_lo term too)
  * and the series' next terms (K_ASIN_ROT_MID_POLY, below 2^-33 of the result) in binary64: value + tail good
- * to about 2^-88 relative (2^-87.98 measured: f64_rounding_margin). */
+ * to about 2^-88 relative (2^-87.78 measured: f64_rounding_margin). */
 static omk_f64_result asin_f64_refine(double x) {
     const asin_rotation r = asin_rotation_setup(fabs(x), 1);
     double u_lo, e1, e2;
@@ -245,7 +248,7 @@ static double asin_f64_fixed(double x, omk_f64_result start) {
         }
         return copysign(omk_fix_to_double(y), x);
     }
-    /* y' = pi/2 - y: K_PIO2_HI - y_hi is exact (y_hi >= pi/4) */
+    /* y' = pi/2 - y: K_PIO2_HI - y_hi is exact (y_hi >= asin 0.7 > 1/2: both multiples of 2^-53, difference < 1) */
     omk_fix y_comp = fix_add_double(omk_fix_from_double(K_PIO2_HI - y_hi), K_PIO2_LO - y_lo);
     for (int step = 0; step < 2; step++) {
         omk_fix_cos_sin(y_comp, &cos_y, &sin_y);
@@ -297,10 +300,10 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
 #define asin_f32_huge          asin_f32_fast
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
-/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 4.2 times the largest
- * error measured (2^-70.30, next to 2^-1/2: f64_rounding_margin), and above a rough a-priori estimate (a few
- * binary64 roundings on the rest, at most 2^-17 of the result, and t to about 2^-76). It sends about 1 lane in
- * 24,000 to asin_f64_accurate. */
+/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 20 times the largest
+ * error measured (2^-72.37, in the first cell: f64_rounding_margin) and about 10 times a rough a-priori estimate
+ * (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21 elsewhere, and
+ * t to about 2^-76: 2^-71.5). It sends about 1 lane in 24,000 to asin_f64_accurate. */
 #define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-68)
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */

@@ -168,6 +168,7 @@ int main(int argc, char **argv) {
     run("asin fast path 1 - [2^-53, 2^-6], log-uniform", ASIN_FAST, 0x1p-53, 0x1p-6, NEAR_ONE, samples);
     run("asin middle phase (asin_f64_refine) [-1, 1]", ASIN_REFINE, -1.0, 1.0, UNIFORM, samples);
     run("asin middle phase [2^-30, 2^-6], log-uniform", ASIN_REFINE, 0x1p-30, 0x1p-6, LOG_UNIFORM, samples);
+    run("asin middle phase [0.69, 0.72]", ASIN_REFINE, 0.69, 0.72, UNIFORM, samples);
     run("asin middle phase 1 - [2^-53, 2^-6], log-uniform", ASIN_REFINE, 0x1p-53, 0x1p-6, NEAR_ONE, samples);
     return 0;
 }
