@@ -7,11 +7,11 @@
  *   asin |x| = asin m or pi/2 - asin m; asin b (or asin b - pi/2) and sqrt(1 - b^2) are double-doubles from one
  *   512-entry table (asin_poly.h from asin.sollya; read with gathers), asin u = u + u^3 Q(u^2) with Q of degree 2
  *   (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the result, u_lo's
- *   share of the series included) in binary64: value + tail within 2^-72.37 relative (largest error over 4 10^6
+ *   share of the series included) in binary64: value + tail within 2^-72.24 relative (largest error over 4 10^6
  *   samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding
  *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 24,000; those, and
  *   |x| > 1, infinities and NaN (whose NaN results fail the test), are redone by asin_f64_accurate: the same
- *   rotation in double-double (2^-87.78, about 75 ns), and for the few it cannot settle, two Newton steps in
+ *   rotation in double-double (2^-87.78, 60 to 75 ns), and for the few it cannot settle, two Newton steps in
  *   256-bit fixed point (about 2 us). Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op asin
  *   --dtype f64 --impl omk --samples 100000000 --reference fast) and on the 59 asin rows of the hard-case table
  *   (ctest).
@@ -106,12 +106,13 @@ static inline double asin_magnitude(double ax, double *tail) {
  * |u| < 2^-8.4 (u = m in the first cell, where b = 0), so asin u = u + u^3 Q(u^2) with a short polynomial. The table
  * holds asin b (and asin b - pi/2 for the second side) and sqrt(1 - b^2) as double-doubles. */
 typedef struct {
-    double m_hi, n_hi, t_lo; /* m and n: |x| and t_hi in some order; t = t_hi + t_lo */
-    uint64_t side;           /* all ones when m = t (|x| > t): asin |x| = pi/2 - asin m */
-    double minus_b;          /* -b, b = i/256: at most 8 significant bits */
-    double t_lo_factor;      /* c_hi on the second side, -b on the first */
-    double c_hi, c_lo;       /* sqrt(1 - b^2) */
-    double y_hi, y_lo;       /* asin b, or asin b - pi/2 on the second side */
+    double m_hi, n_hi;      /* m and n: |x| and t_hi in some order */
+    double t_lo_half;       /* t = t_hi + 2 t_lo_half */
+    uint64_t side;          /* all ones when m = t (|x| > t): asin |x| = pi/2 - asin m */
+    double minus_b;         /* -b, b = i/256: at most 8 significant bits */
+    double t_lo_factor;     /* c_hi on the second side, -b on the first */
+    double c_hi, c_lo_half; /* sqrt(1 - b^2) = c_hi + 2 c_lo_half */
+    double y_hi, y_lo;      /* asin b, or asin b - pi/2 on the second side */
 } asin_rotation;
 
 /* precise: two Newton steps on the binary32 quotient 1/(2 t) (to about 2^-52 instead of 2^-23), for the middle
@@ -124,12 +125,14 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi), w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double d_lo = omk_select(side, fma(w, ax, w - d_hi), fma(-ax, ax, 1.0 - d_hi));
-    double half_inv_t = (double)(0.5f / ((float)t_hi + 0x1p-100f)); /* 2^-100 keeps |x| = 1 off a division by 0 */
-    if (precise)
-        for (int step = 0; step < 2; step++)
-            half_inv_t = fma(half_inv_t, fma(-(t_hi + t_hi), half_inv_t, 1.0), half_inv_t);
+    double quarter_inv_t = (double)(0.25f / ((float)t_hi + 0x1p-100f)); /* 2^-100: |x| = 1 divides by 0 */
+    if (precise) {
+        double h = 2.0 * quarter_inv_t; /* 1/(2 t) */
+        for (int step = 0; step < 2; step++) h = fma(h, fma(-(t_hi + t_hi), h, 1.0), h);
+        quarter_inv_t = 0.5 * h;
+    }
     asin_rotation r;
-    r.t_lo = (fma(-t_hi, t_hi, d_hi) + d_lo) * half_inv_t; /* d_hi - t_hi^2 is exact */
+    r.t_lo_half = (fma(-t_hi, t_hi, d_hi) + d_lo) * quarter_inv_t; /* d_hi - t_hi^2 is exact */
     r.side = side;
     r.m_hi = ax > t_hi ? t_hi : ax;
     r.n_hi = ax > t_hi ? ax : t_hi;
@@ -140,20 +143,20 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     const uint64_t j = omk_bits64(j_shifted) & 0x1ff;
     r.minus_b = (shift - j_shifted) * 0x1p-8;
     r.c_hi = K_ASIN_ROT_C_HI[j];
-    r.c_lo = K_ASIN_ROT_C_LO[j];
+    r.c_lo_half = K_ASIN_ROT_C_LO_HALF[j];
     r.t_lo_factor = omk_select(side, r.c_hi, r.minus_b); /* t_lo is m_lo on the second side, n_lo on the first */
     r.y_hi = K_ASIN_ROT_Y_HI[j];
     r.y_lo = K_ASIN_ROT_Y_LO[j];
     return r;
 }
 
-/* u = u_hi + u_lo. p_hi - n_hi b is exact: n_hi >= 1/2 makes n_hi b a multiple of 2^-61, p_hi >= 2^-9 is one too,
- * and u_hi lies below 2^-8, so 53 bits hold it. p_hi >= 2^-9 from the second cell on: there m > 2^-9 (1 + 2^-16)
- * and sqrt(1 - b^2) >= 1 - 2^-17 (without the scale of i, p_hi could fall just below 2^-9 while |u| reaches just
- * above it); in the first cell b = 0 and u_hi = p_hi = m. */
-static inline double asin_rotation_u(const asin_rotation *r, double *u_lo) {
+/* u = u_hi + 2 u_lo_half (the half spares an operation in asin_f64_fast). p_hi - n_hi b is exact: n_hi >= 1/2 makes
+ * n_hi b a multiple of 2^-61, p_hi >= 2^-9 is one too, and u_hi lies below 2^-8, so 53 bits hold it. p_hi >= 2^-9 from
+ * the second cell on: there m > 2^-9 (1 + 2^-16) and sqrt(1 - b^2) >= 1 - 2^-17 (without the scale of i, p_hi could
+ * fall just below 2^-9 while |u| reaches just above it); in the first cell b = 0 and u_hi = p_hi = m. */
+static inline double asin_rotation_u(const asin_rotation *r, double *u_lo_half) {
     const double p_hi = r->m_hi * r->c_hi, p_err = fma(r->m_hi, r->c_hi, -p_hi);
-    *u_lo = fma(r->m_hi, r->c_lo, r->t_lo * r->t_lo_factor) + p_err;
+    *u_lo_half = fma(0.5, p_err, fma(r->m_hi, r->c_lo_half, r->t_lo_half * r->t_lo_factor));
     return fma(r->n_hi, r->minus_b, p_hi);
 }
 
@@ -166,14 +169,15 @@ static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
  * y_hi = 0), the rest (below 2^-17 of the result) in binary64. */
 static inline omk_f64_result asin_f64_fast(double x) {
     const asin_rotation r = asin_rotation_setup(fabs(x), 0);
-    double u_lo;
-    const double u_hi = asin_rotation_u(&r, &u_lo);
+    double u_lo_half;
+    const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const double z = u_hi * u_hi;
     const double s = r.y_hi + u_hi;
     const double s_err = u_hi - (s - r.y_hi);
-    /* u_lo (1 + u^2/2): u_lo is about 2^-53 m, not 2^-53 u, so its share of the series matters */
-    const double rest = fma(u_hi * z, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT),
-                            (r.y_lo + fma(0.5 * z, u_lo, u_lo)) + s_err);
+    /* u^3 Q + u_lo (1 + u^2/2) = u^2 (u Q + u_lo/2) + u_lo: u_lo is about 2^-53 m, not 2^-53 u, so its share of
+     * the series matters; carrying u_lo/2 makes it cost no operation */
+    const double series = fma(u_hi, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT), u_lo_half);
+    const double rest = fma(z, series, fma(2.0, u_lo_half, r.y_lo) + s_err);
     const double value = s + rest;
     const uint64_t flip = asin_rotation_flip(&r, x);
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
@@ -199,8 +203,9 @@ static double asin_f64_dd(double x, double *tail) {
  * to about 2^-88 relative (2^-87.78 measured: f64_rounding_margin). */
 static omk_f64_result asin_f64_refine(double x) {
     const asin_rotation r = asin_rotation_setup(fabs(x), 1);
-    double u_lo, e1, e2;
-    const double u_hi = asin_rotation_u(&r, &u_lo);
+    double u_lo_half, e1, e2;
+    const double u_hi = asin_rotation_u(&r, &u_lo_half);
+    const double u_lo = 2.0 * u_lo_half;
     const double z = u_hi * u_hi, z_err = fma(u_hi, u_hi, -z);
     const double u3 = u_hi * z, u3_err = fma(u_hi, z, -u3) + u_hi * z_err;
     const double sixth = 1.0 / 6, sixth_lo = fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
@@ -300,8 +305,8 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
 #define asin_f32_huge          asin_f32_fast
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
-/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 20 times the largest
- * error measured (2^-72.37, in the first cell: f64_rounding_margin) and about 10 times a rough a-priori estimate
+/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 19 times the largest
+ * error measured (2^-72.24, in the first cell: f64_rounding_margin) and about 10 times a rough a-priori estimate
  * (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21 elsewhere, and
  * t to about 2^-76: 2^-71.5). It sends about 1 lane in 24,000 to asin_f64_accurate. */
 #define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-68)
