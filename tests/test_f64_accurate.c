@@ -101,8 +101,12 @@ static int check_hard_cases(const phases *p, const char *op_name, counts *c) {
     return hard;
 }
 
-/* the tests must accept nearly everything, or the phases meant to run are not what runs */
-static void expect_phases_ran(const char *op, const counts *c) {
+/* The hard-case rows and the special values, then the counts: the tests must accept nearly everything, or the
+ * phases meant to run are not what runs. */
+static void finish_phases(const phases *p, const char *op, const double *specials, size_t n_specials, counts *c) {
+    assert_true(check_hard_cases(p, op, c) >= 24);
+    for (size_t i = 0; i < n_specials; i++) check_one(p, specials[i], c);
+    ref_free_cache();
     assert_true(c->accepted > c->inputs * 99 / 100);
     assert_true(c->refined > c->refine_tried * 99 / 100);
     print_message("%s, %ld inputs: the accurate and fixed-point phases matched MPFR on all; the fast path's rounding "
@@ -146,7 +150,6 @@ static void cos_phases(void **state) {
         const double offset = (pick & 1 ? 1.0 : -1.0) * (0.5 - ldexp(u - pick, -10));
         check_one(&p, (1024 * turn + cells[pick >> 1] + offset) * (3.141592653589793 / 512), &c);
     }
-    assert_true(check_hard_cases(&p, "cos", &c) >= 24);
     static const double specials[] = {0.0,
                                       -0.0,
                                       0x1p-1074,
@@ -162,9 +165,7 @@ static void cos_phases(void **state) {
                                       INFINITY,
                                       -INFINITY,
                                       NAN};
-    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) check_one(&p, specials[i], &c);
-    ref_free_cache();
-    expect_phases_ran("cos", &c);
+    finish_phases(&p, "cos", specials, sizeof specials / sizeof specials[0], &c);
 }
 
 static int asin_in_fast(double x) { return fabs(x) < 1.0; }
@@ -188,7 +189,6 @@ static void asin_phases(void **state) {
         const double m = bits_step(edge, (int64_t)(splitmix64(i + 5000000) % 65) - 32);
         check_one(&p, sign * (splitmix64(i + 6000000) & 1 ? m : sqrt(1.0 - m * m)), &c);
     }
-    assert_true(check_hard_cases(&p, "asin", &c) >= 24);
     static const double specials[] = {0.0,
                                       -0.0,
                                       0x1p-1074,
@@ -210,9 +210,7 @@ static void asin_phases(void **state) {
                                       INFINITY,
                                       -INFINITY,
                                       NAN};
-    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) check_one(&p, specials[i], &c);
-    ref_free_cache();
-    expect_phases_ran("asin", &c);
+    finish_phases(&p, "asin", specials, sizeof specials / sizeof specials[0], &c);
 }
 
 int main(void) {
