@@ -166,24 +166,34 @@ cJSON *ulpb_stats_state_json(const ulpb_stats *s) {
     return state;
 }
 
+/* A count as the outputs record it: an integer in 0..2^53 (exact in binary64). */
+static int get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t len) {
+    double v;
+    if (ulpb_json_get_number(o, key, &v, err, len)) return -1;
+    if (!(v >= 0 && v <= 0x1p53 && v == floor(v))) {
+        snprintf(err, len, "\"%s\" is %g, not a count", key, v);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
 int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t len) {
     memset(s, 0, sizeof *s);
     static const char *const names[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
     uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
-    double v;
-    for (int i = 0; i < 4; i++) {
-        if (ulpb_json_get_number(counters, names[i], &v, err, len)) return -1;
-        *fields[i] = (uint64_t)v;
+    for (int i = 0; i < 4; i++)
+        if (get_count(counters, names[i], fields[i], err, len)) return -1;
+    if (s->correctly_rounded + s->misrounded + s->special_mismatches > s->inputs) {
+        snprintf(err, len, "more results counted than inputs");
+        return -1;
     }
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(counters, "histogram");
-    for (int b = 0; b < ULPB_HIST_BINS; b++) {
-        if (ulpb_json_get_number(hist, ulpb_hist_labels[b], &v, err, len)) return -1;
-        s->histogram[b] = (uint64_t)v;
-    }
-    if (ulpb_json_get_number(state, "ulp_count", &v, err, len) ||
+    for (int b = 0; b < ULPB_HIST_BINS; b++)
+        if (get_count(hist, ulpb_hist_labels[b], &s->histogram[b], err, len)) return -1;
+    if (get_count(state, "ulp_count", &s->ulp_count, err, len) ||
         ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
         return -1;
-    s->ulp_count = (uint64_t)v;
     s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
     if (s->has_worst && (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
                          ulpb_json_get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
@@ -301,7 +311,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             ulpb_json_get_number(shard, "count", &n, err, len))
             return NULL;
         if (i == 0) shard_count = n;
-        if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n) {
+        if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n || index != floor(index) ||
+            n != floor(n)) {
             snprintf(err, len, "%s is shard %g/%g, %s is of %g shards", names[i], index, n, names[0], shard_count);
             return NULL;
         }
@@ -319,7 +330,16 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
 
     const cJSON *first_results = cJSON_GetObjectItemCaseSensitive(docs[0], "results");
-    const int result_count = cJSON_GetArraySize(first_results);
+    const int result_count = cJSON_IsArray(first_results) ? cJSON_GetArraySize(first_results) : 0;
+    if (result_count == 0) {
+        snprintf(err, len, "%s holds no results", names[0]);
+        return NULL;
+    }
+    for (int i = 1; i < count; i++) /* a shard with more results than the first would lose the rest */
+        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(docs[i], "results")) != result_count) {
+            snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0], names[i]);
+            return NULL;
+        }
     ulpb_result *results = calloc((size_t)result_count + 1, sizeof *results);
     double samples, seed;
     cJSON *out = NULL;

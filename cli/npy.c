@@ -550,30 +550,8 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_len) {
         return -1;
     }
 
-    /* Shared with the CLI's JSON/Markdown outputs: same temp names, O_EXCL, 0666 & ~umask. */
-    char *tmp;
-    const int fd = ulpb_temp_create(path, &tmp, err, err_len);
-    int rc = -1;
-    if (fd < 0) return -1;
-    if (ulpb_write_full(fd, pre, prelen) < 0 || (nbytes && ulpb_write_full(fd, a->data, nbytes) < 0)) {
-        set_err(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
-        close(fd);
-        goto fail;
-    }
-    /* close() can report deferred write errors (e.g. NFS, quota). */
-    if (close(fd) < 0) {
-        set_err(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
-        goto fail;
-    }
-    if (rename(tmp, path) < 0) {
-        set_err(err, err_len, "cannot rename temporary file to '%s': %s", path, strerror(errno));
-        goto fail;
-    }
-    rc = 0;
-    goto out;
-fail:
-    unlink(tmp);
-out:
-    free(tmp);
-    return rc;
+    /* Shared with the CLI's JSON/Markdown outputs: a temporary file renamed into place (O_EXCL, 0666 & ~umask),
+     * or a device or pipe written through. */
+    const ulpb_output out = {.path = path, .text = pre, .len = prelen, .extra = a->data, .extra_len = nbytes};
+    return ulpb_write_outputs(&out, 1, err, err_len);
 }

@@ -25,29 +25,81 @@ static const char *base_of(const char *path) {
     return slash ? slash + 1 : path;
 }
 
-int ulpb_output_check(const char *path, char *err, size_t err_len) {
+/* How an output path is written. */
+typedef enum { TARGET_FILE, TARGET_STREAM } target_kind;
+
+/* Classifies path for writing: TARGET_FILE (a regular file or a new name: written beside *where and renamed
+ * over it; *where is the symbolic link's target when path is one) or TARGET_STREAM (a device or pipe, written
+ * through). *where is malloc'ed. -1 with err set for a directory, a dangling link, or out of memory. */
+static int classify_target(const char *path, target_kind *kind, char **where, char *err, size_t err_len) {
+    struct stat st;
+    *where = NULL;
+    *kind = TARGET_FILE;
     if (!*base_of(path)) {
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
     }
-    char *dir = dir_of(path);
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        *where = realpath(path, NULL);
+        if (!*where) {
+            snprintf(err, err_len, "cannot write '%s': symbolic link to a missing place: %s", path, strerror(errno));
+            return -1;
+        }
+    } else if (!(*where = strdup(path))) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    if (stat(*where, &st) != 0) return 0; /* a new file */
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, err_len, "cannot write '%s': it is a directory", path);
+        free(*where);
+        *where = NULL;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) *kind = TARGET_STREAM;
+    return 0;
+}
+
+int ulpb_output_check(const char *path, char *err, size_t err_len) {
+    target_kind kind;
+    char *where;
+    if (classify_target(path, &kind, &where, err, err_len)) return -1;
+    int rc = -1;
+    if (kind == TARGET_STREAM) {
+        if (access(where, W_OK) != 0)
+            snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+        else
+            rc = 0;
+        free(where);
+        return rc;
+    }
+    char *dir = dir_of(where);
     if (!dir) {
+        free(where);
         snprintf(err, err_len, "out of memory");
         return -1;
     }
     struct stat st;
-    int rc = -1;
     if (stat(dir, &st) != 0)
         snprintf(err, err_len, "cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
     else if (!S_ISDIR(st.st_mode))
         snprintf(err, err_len, "cannot write '%s': '%s' is not a directory", path, dir);
-    else if (access(dir, W_OK | X_OK) != 0)
-        snprintf(err, err_len, "cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
-    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(err, err_len, "cannot write '%s': it is a directory", path);
-    else
-        rc = 0;
+    else {
+        /* A trial file, which access() cannot stand in for: root passes every permission check, and some file
+         * systems (/proc, read-only mounts) refuse new files whatever the permissions say. */
+        char *tmp;
+        const int fd = ulpb_temp_create(where, &tmp, err, err_len);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            rc = 0;
+        } else if (strcmp(where, path) != 0) {
+            snprintf(err, err_len, "cannot write '%s' (a link to '%s'): no new file in '%s'", path, where, dir);
+        }
+    }
     free(dir);
+    free(where);
     return rc;
 }
 
@@ -111,36 +163,61 @@ int ulpb_write_full(int fd, const void *buf, size_t len) {
     return 0;
 }
 
+/* Writes one output's parts to fd; 0, or -1 with errno set (close() included: it can report deferred write
+ * errors on NFS or with quotas). */
+static int write_parts(int fd, const ulpb_output *o) {
+    const size_t len = o->len ? o->len : strlen(o->text);
+    int error = ulpb_write_full(fd, o->text, len) != 0 ? errno : 0;
+    if (!error && o->extra_len && ulpb_write_full(fd, o->extra, o->extra_len) != 0) error = errno;
+    if (close(fd) != 0 && !error) error = errno;
+    errno = error;
+    return error ? -1 : 0;
+}
+
 int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len) {
-    char **tmps = calloc(count > 0 ? (size_t)count : 1, sizeof *tmps);
-    if (!tmps) {
-        snprintf(err, err_len, "out of memory");
-        return -1;
-    }
+    const size_t slots = count > 0 ? (size_t)count : 1;
+    char **tmps = calloc(slots, sizeof *tmps), **wheres = calloc(slots, sizeof *wheres);
+    target_kind *kinds = calloc(slots, sizeof *kinds);
     int rc = 0, renamed = 0;
+    if (!tmps || !wheres || !kinds) {
+        snprintf(err, err_len, "out of memory");
+        rc = -1;
+    }
     for (int i = 0; i < count && rc == 0; i++) {
-        const int fd = ulpb_temp_create(outputs[i].path, &tmps[i], err, err_len);
+        if (classify_target(outputs[i].path, &kinds[i], &wheres[i], err, err_len)) {
+            rc = -1;
+            break;
+        }
+        if (kinds[i] == TARGET_STREAM) continue; /* after every file is written */
+        const int fd = ulpb_temp_create(wheres[i], &tmps[i], err, err_len);
         if (fd < 0) {
             rc = -1;
             break;
         }
-        int error = ulpb_write_full(fd, outputs[i].text, strlen(outputs[i].text)) != 0 ? errno : 0;
-        /* close() can report deferred write errors (NFS, quota) */
-        if (close(fd) != 0 && !error) error = errno;
-        if (error) {
-            snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(error));
+        if (write_parts(fd, &outputs[i]) != 0) {
+            snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
+            rc = -1;
+        }
+    }
+    for (int i = 0; i < count && rc == 0; i++) {
+        if (kinds[i] != TARGET_STREAM) continue;
+        const int fd = open(wheres[i], O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write_parts(fd, &outputs[i]) != 0) {
+            snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;
         }
     }
     for (; rc == 0 && renamed < count; renamed++)
-        if (rename(tmps[renamed], outputs[renamed].path) != 0) {
+        if (tmps[renamed] && rename(tmps[renamed], wheres[renamed]) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[renamed].path, strerror(errno));
             rc = -1;
             break;
         }
-    for (int i = renamed; i < count; i++)
+    for (int i = renamed; tmps && i < count; i++)
         if (tmps[i]) unlink(tmps[i]);
-    for (int i = 0; i < count; i++) free(tmps[i]);
+    for (int i = 0; i < count && tmps && wheres; i++) free(tmps[i]), free(wheres[i]);
     free(tmps);
+    free(wheres);
+    free(kinds);
     return rc;
 }

@@ -1,13 +1,17 @@
 /* Output files of the CLI: checked before a run, written through temporary files beside their
- * targets and renamed into place, so a failure never leaves a partial or half-updated set. */
+ * targets and renamed into place, so a failure never leaves a partial or half-updated set. A symbolic
+ * link is followed (its target is replaced, the link kept); a target that is not a regular file (a
+ * terminal, /dev/null, a pipe) is written through directly, since renaming over it would replace the
+ * device or pipe itself. */
 #ifndef ULPB_OUTFILE_H
 #define ULPB_OUTFILE_H
 
 #include <stddef.h>
 
-/* 0 when path can be created or replaced: it names a file (not a directory) in an existing,
- * writable directory. Otherwise -1 with "cannot write 'PATH': REASON" in err. Runs take minutes
- * to hours, so commands check their outputs before starting. */
+/* 0 when path can be written: a regular file, or a new one, whose directory takes a new file (checked by
+ * creating and removing a temporary one), or an existing writable device or pipe. Otherwise -1 with
+ * "cannot write 'PATH': REASON" in err. Runs take minutes to hours, so commands check their outputs before
+ * starting. */
 int ulpb_output_check(const char *path, char *err, size_t err_len);
 
 /* 1 when the two paths name one directory entry (the same base name in the same directory, however spelt), which
@@ -24,13 +28,16 @@ int ulpb_write_full(int fd, const void *buf, size_t len);
 
 typedef struct {
     const char *path;
-    const char *text; /* NUL-terminated */
+    const char *text;  /* the contents, NUL-terminated unless len is given */
+    size_t len;        /* 0: strlen(text) */
+    const void *extra; /* optional second part written after text (a .npy array's data) */
+    size_t extra_len;
 } ulpb_output;
 
-/* Writes every output to its temporary file and renames them into place only when all were
- * written; on failure every temporary file is removed and no target has been touched (unless
- * a rename itself fails part-way, which on one directory already written to is not expected).
- * 0 on success, -1 with err set. */
+/* Writes every output to its temporary file, then the outputs that are devices or pipes, and renames the
+ * temporary files into place only when all were written; on failure every temporary file is removed and no
+ * regular target has been touched (unless a rename itself fails part-way, which on one directory already
+ * written to is not expected). 0 on success, -1 with err set. */
 int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len);
 
 #endif

@@ -2,13 +2,17 @@
  * and write the reports CI gates on. Exit status: 0 success, 1 a production kernel failed the
  * gate, 2 bad usage or input. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "accuracy.h"
 #include "exhaustive.h"
@@ -66,34 +70,59 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
     return 0;
 }
 
+/* The command line as one shell-safe string for the reports: words of only safe characters as they are, others
+ * in single quotes (' as '\\''), and words with control characters (a newline would break the Markdown line) in
+ * bash's $'...' with octal escapes. */
 static char *join_command(int argc, char **argv) {
     size_t len = 1;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) * 4 + 3;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) * 4 + 4;
     char *s = calloc(len, 1), *p = s;
     if (!s) return NULL;
     for (int i = 0; i < argc; i++) {
-        const int quote = argv[i][0] == 0 || strpbrk(argv[i], " \t'\"$\\") != NULL;
-        if (i) *p++ = ' ';
-        if (quote) *p++ = '\'';
-        for (const char *c = argv[i]; *c; c++) {
-            if (quote && *c == '\'') {
-                memcpy(p, "'\\''", 4);
-                p += 4;
-            } else {
-                *p++ = *c;
-            }
+        const char *word = argv[i];
+        bool plain = *word != 0, control = false;
+        for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
+            if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
+            if (*c < 0x20 || *c == 0x7f) control = true;
         }
-        if (quote) *p++ = '\'';
+        if (i) *p++ = ' ';
+        if (plain) {
+            p = stpcpy(p, word);
+        } else if (control) {
+            p = stpcpy(p, "$'");
+            for (const unsigned char *c = (const unsigned char *)word; *c; c++)
+                if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
+                    p += sprintf(p, "\\%03o", *c);
+                else
+                    *p++ = (char)*c;
+            *p++ = '\'';
+        } else {
+            *p++ = '\'';
+            for (const char *c = word; *c; c++)
+                if (*c == '\'')
+                    p = stpcpy(p, "'\\''");
+                else
+                    *p++ = *c;
+            *p++ = '\'';
+        }
     }
+    *p = 0;
     return s;
 }
 
+/* Decimal digits only: strtoull alone would accept leading blanks and a sign ("-1" wraps to 2^64 - 1). */
 static int parse_u64(const char *text, unsigned long long *out) {
-    if (!text || !*text || *text == '-') return -1;
+    if (!text || !isdigit((unsigned char)*text)) return -1;
     char *end;
     errno = 0;
     *out = strtoull(text, &end, 10);
     return (errno || *end) ? -1 : 0;
+}
+
+/* Counts and seeds that the JSON outputs record as numbers (binary64): at most 2^53, where every integer is exact. */
+#define MAX_JSON_INTEGER 9007199254740992ull
+static int parse_json_integer(const char *text, unsigned long long *out) {
+    return parse_u64(text, out) || *out > MAX_JSON_INTEGER ? -1 : 0;
 }
 
 /* --op/--dtype values: a name or "all" -> bit mask over the registry's table. */
@@ -190,11 +219,19 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
 
 static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result *results, int *count) {
     *count = 0;
+    char skipped[256] = "";
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(o->op_mask & (1u << op))) continue;
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             if (!(o->dtype_mask & (1u << d))) continue;
-            if (o->impl && !ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d)) continue;
+            const ulpb_entry *named = o->impl ? ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d) : NULL;
+            if (o->impl && !named) continue;
+            if (named && named->role != ULPB_ROLE_BASELINE && !ulpb_entry_available(named)) {
+                /* as for every implementation when none is named: rows the CPU cannot run are left out */
+                snprintf(skipped, sizeof skipped, "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)",
+                         named->impl, ulpb_ops[op].name, ulpb_dtypes[d].name, ulpb_isa_name(named->isa));
+                continue;
+            }
             const ulpb_check_spec spec = {.op = (ulpb_op_id)op,
                                           .dtype = (ulpb_dtype_id)d,
                                           .samples = o->samples,
@@ -211,12 +248,16 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
             *count += n;
         }
     }
+    if (*count == 0 && *skipped) return fail(sub, "nothing to run: %s", skipped);
+    if (*skipped) fprintf(stderr, "ulpbench %s: skipped %s (and any other row it cannot run)\n", sub, skipped);
     if (*count == 0) return fail(sub, "no registry entry matches implementation '%s'", o->impl ? o->impl : "all");
     return 0;
 }
 
 /* Writes the JSON and/or Markdown outputs all or nothing: through temporary files renamed into
- * place only once every one is written, so a failure leaves no half-written set behind. */
+ * place only once every one is written, so a failure leaves no half-written set behind. Then prints the
+ * Markdown (if any) on stdout, also after a failed write (the results are not lost): last, so that a reader
+ * that closes the pipe early (| head) cannot stop the files from being written. */
 static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc,
                          const char *markdown) {
     char err[512];
@@ -228,11 +269,12 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
         if (text && (json_text = malloc(strlen(text) + 2))) sprintf(json_text, "%s\n", text);
         cJSON_free(text);
         if (!json_text) return fail(sub, "out of memory");
-        outputs[count++] = (ulpb_output){json_path, json_text};
+        outputs[count++] = (ulpb_output){.path = json_path, .text = json_text};
     }
-    if (md_path) outputs[count++] = (ulpb_output){md_path, markdown};
+    if (md_path) outputs[count++] = (ulpb_output){.path = md_path, .text = markdown};
     const int rc = ulpb_write_outputs(outputs, count, err, sizeof err);
     free(json_text);
+    if (markdown) fputs(markdown, stdout);
     return rc ? fail(sub, "%s", err) : 0;
 }
 
@@ -323,11 +365,12 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 o->impl = optarg;
             break;
         case 'n':
-            if (parse_u64(optarg, &o->samples) || o->samples == 0)
-                return fail(sub, "--samples needs a positive integer, got '%s'", optarg);
+            if (parse_json_integer(optarg, &o->samples) || o->samples == 0)
+                return fail(sub, "--samples needs an integer in 1..2^53, got '%s'", optarg);
             break;
         case 's':
-            if (parse_u64(optarg, &o->seed)) return fail(sub, "--seed needs a non-negative integer, got '%s'", optarg);
+            if (parse_json_integer(optarg, &o->seed))
+                return fail(sub, "--seed needs an integer in 0..2^53, got '%s'", optarg);
             break;
         case 't':
             if (parse_u64(optarg, &u) || u == 0 || u > 1024)
@@ -348,6 +391,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             break;
         case OPT_OUTDIR:
             if (!report) return fail(sub, "unknown option '--output-dir' (try --help)");
+            if (!*optarg) return fail(sub, "--output-dir needs a directory name, got ''");
             o->output_dir = optarg;
             break;
         case OPT_NO_BENCH:
@@ -366,8 +410,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         }
         case OPT_MAX_MIS:
             if (!report) return fail(sub, "unknown option '--max-misrounded' (try --help)");
-            if (parse_threshold(optarg, &dt, &value) || parse_u64(value, &u))
-                return fail(sub, "--max-misrounded needs DTYPE=COUNT, got '%s'", optarg);
+            if (parse_threshold(optarg, &dt, &value) || parse_json_integer(value, &u))
+                return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", optarg);
             o->max_misrounded[dt] = (long long)u;
             o->misrounded_given[dt] = true;
             break;
@@ -381,10 +425,16 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (c == OPT_EXHAUSTIVE) o->exhaustive = true;
             if (c == OPT_RESUME) o->resume_path = optarg;
             if (c == OPT_SHARD) {
-                char tail;
-                if (sscanf(optarg, "%d/%d%c", &o->shard_index, &o->shard_count, &tail) != 2 || o->shard_count < 1 ||
-                    o->shard_count > ULPB_CHUNKS || o->shard_index < 0 || o->shard_index >= o->shard_count)
+                const char *slash = strchr(optarg, '/');
+                char index_text[24] = "";
+                unsigned long long index = 0, shards = 0;
+                if (slash && (size_t)(slash - optarg) < sizeof index_text)
+                    memcpy(index_text, optarg, (size_t)(slash - optarg));
+                if (!slash || parse_u64(index_text, &index) || parse_u64(slash + 1, &shards) || shards < 1 ||
+                    shards > ULPB_CHUNKS || index >= shards)
                     return fail(sub, "--shard needs K/N with 0 <= K < N <= %d, got '%s'", ULPB_CHUNKS, optarg);
+                o->shard_index = (int)index;
+                o->shard_count = (int)shards;
                 o->shard_given = true;
             }
             if (c == OPT_REFERENCE) {
@@ -410,20 +460,41 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
 
 enum { EXIT_INCOMPLETE = 3 };
 
+/* Results are regular files of at most MAX_JSON_BYTES: a pipe or a device (/dev/zero) would block or never end. */
+enum { MAX_JSON_BYTES = 1 << 30 };
 static cJSON *read_json_file(const char *sub, const char *path, int *status) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* O_NONBLOCK: a FIFO must not wait for a writer */
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         *status = fail(sub, "cannot open '%s': %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
         return NULL;
     }
-    char *text = NULL;
+    if (!S_ISREG(st.st_mode) || st.st_size > MAX_JSON_BYTES) {
+        *status = S_ISDIR(st.st_mode) ? fail(sub, "'%s' is a directory, not a JSON result", path)
+                  : S_ISREG(st.st_mode)
+                      ? fail(sub, "'%s' is larger than %d MiB: not a result of ulpbench", path, MAX_JSON_BYTES >> 20)
+                      : fail(sub, "'%s' is not a regular file (a JSON result is read from a file)", path);
+        close(fd);
+        return NULL;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
     size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, mem);
-    fclose(mem);
-    fclose(f);
+    int error = text ? 0 : ENOMEM;
+    while (!error && len < (size_t)st.st_size) {
+        const ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) error = errno;
+        if (n <= 0) break; /* a file that shrank: parse what was read */
+        len += (size_t)n;
+    }
+    close(fd);
+    if (error) {
+        free(text);
+        *status = fail(sub, "cannot read '%s': %s", path, strerror(error));
+        return NULL;
+    }
+    text[len] = '\0';
     cJSON *doc = cJSON_Parse(text);
     free(text);
     if (!doc) *status = fail(sub, "'%s' is not valid JSON", path);
@@ -516,7 +587,6 @@ static int run_exhaustive(const accuracy_options *o) {
         fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
     }
     fclose(f);
-    fputs(md, stdout);
     cJSON *doc = ulpb_exhaustive_json(st, g_command);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md);
     if (status == 0 && !complete) {
@@ -615,8 +685,8 @@ static int cmd_hard_cases(int argc, char **argv) {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
                 return fail("hard-cases", "unknown op '%s' (expected cos, asin or all)", optarg);
         } else if (c == 's') {
-            if (parse_u64(optarg, &seed))
-                return fail("hard-cases", "--seed needs a non-negative integer, got '%s'", optarg);
+            if (parse_json_integer(optarg, &seed))
+                return fail("hard-cases", "--seed needs an integer in 0..2^53, got '%s'", optarg);
         } else if (target) {
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
                 return fail("hard-cases", "--%s needs an integer in 1..1000000, got '%s'", opts[option_index].name,
@@ -707,7 +777,6 @@ static int cmd_accuracy(int argc, char **argv) {
                                    o.shard_given ? o.shard_index : 0,
                                    o.shard_given ? o.shard_count : 1};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
-        fputs(md, stdout);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
         status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md);
         cJSON_Delete(doc);
@@ -852,7 +921,8 @@ static int cmd_bench(int argc, char **argv) {
             rounds = (int)u;
             break;
         case 's':
-            if (parse_u64(optarg, &u)) return fail("bench", "--seed needs a non-negative integer, got '%s'", optarg);
+            if (parse_json_integer(optarg, &u))
+                return fail("bench", "--seed needs an integer in 0..2^53, got '%s'", optarg);
             spec.seed = u;
             break;
         case 'a':
@@ -929,7 +999,6 @@ static int cmd_bench(int argc, char **argv) {
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
     if (status) return status;
-    fputs(md, stdout);
     status = write_outputs("bench", json_path, md_path, doc, md);
     cJSON_Delete(doc);
     free(md);
@@ -1053,7 +1122,6 @@ static int cmd_report(int argc, char **argv) {
         md = joined;
         cJSON_AddItemToObject(doc, "throughput", throughput);
     }
-    fputs(md, stdout);
     status = write_outputs("report", json_path, md_path, doc, md);
     if (status == 0 && !passed) status = EXIT_GATE;
     free(json_path), free(md_path), free(md), free(gate_text);
@@ -1197,5 +1265,10 @@ int main(int argc, char **argv) {
         status = EXIT_USAGE;
     }
     free(command);
+    /* A full disk or a closed descriptor behind stdout must not pass for success. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", strerror(errno));
+        if (status == 0) status = EXIT_USAGE;
+    }
     return status;
 }

@@ -121,7 +121,7 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
      * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
      * for |x| >= 1/2; w (1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from
-     * 1 - x_sq would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. */
+     * the binary64 1 - RN(x^2) would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. */
     const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi), w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double d_lo = omk_select(side, fma(w, ax, w - d_hi), fma(-ax, ax, 1.0 - d_hi));

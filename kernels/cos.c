@@ -16,7 +16,7 @@
  *   are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about 60 ns), and for the
  *   few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed point (about 0.5 us).
  *   Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples
- *   100000000 --reference fast) and on the 24 hardest inputs of the hard-case table (ctest).
+ *   100000000 --reference fast) and on the 33 cos rows of the hard-case table (ctest).
  * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
  *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
@@ -201,7 +201,7 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  *         = A + B hi + [A (cos r - 1) + B (sin r - r) + lo (B - A hi) + A_lo + B_lo hi],
  * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
  * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
- * relative to the result (2^-17 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
+ * relative to the result (2^-16.96 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
  * result is value + tail (Fast2Sum), within 2^-67.96 relative as measured (f64_rounding_margin). Odd
  * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
 typedef struct {

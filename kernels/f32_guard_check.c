@@ -3,7 +3,7 @@
  *   1. the largest distance, in binary64 ulps, between the fast binary64 approximation and the
  *      double-double evaluation (error below 2^-60) must stay far below OMK_F32_GUARD, so every
  *      result not flagged ambiguous rounds correctly;
- *   2. every flagged input (a few hundred) is compared with MPFR's correctly rounded value;
+ *   2. every flagged input (72,424 for cos, 6,528 for asin) is compared with MPFR's correctly rounded value;
  *   3. the same two checks for cos's second vectorized path (cos_f32_huge, finite |x| >= 2^20);
  *   4. inputs no vectorized path covers take the general path, which rounds a double-double with
  *      error below 2^-55 relative (analysis in cos.c): those whose high part lies within one

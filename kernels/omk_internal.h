@@ -220,8 +220,9 @@ static inline double omk_two_sum(double a, double b, double *err) {
 /* A binary64 approximation y of a binary32 result with error below OMK_F32_GUARD binary64 ulps
  * rounds correctly unless it lies within that distance of a binary32 midpoint (low 29 bits of the
  * significand 0x10000000). The guard (2^13 ulps, relative 2^-39) is 13 times the largest error
- * f32_guard_check measures over every binary32 input (618 ulps for cos, 576 for asin); about 1
- * lane in 200,000 is redone. */
+ * f32_guard_check measures over every binary32 input (618 ulps for cos, 576 for asin). The window holds
+ * 2 OMK_F32_GUARD + 1 of the 2^29 values of the low bits, about 1 lane in 33,000 for evenly spread bits (over all
+ * 2^32 inputs 72,424 cos and 6,528 asin lanes are redone). */
 enum { OMK_F32_GUARD = 8192 };
 /* Distance test in key form for the array loops: ambiguous exactly when the key is <= 2 OMK_F32_GUARD (the
  * wrap-around modulo 2^29 folds both sides of the midpoint into one range). The key is non-negative, so the loops

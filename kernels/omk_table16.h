@@ -9,8 +9,8 @@
 #endif
 
 /* Tables cover the non-negative half (cos is even, asin odd: the sign is applied after the
- * lookup), which halves the cache footprint. One spare entry: a 32-bit gather at the last index
- * reads two bytes past the last result. */
+ * lookup), which halves the cache footprint. Two spare entries: a 32-bit gather at the last index
+ * reads the two bytes after the last result. */
 enum { OMK_TABLE16_ENTRIES = 32768, OMK_TABLE16_SIZE = OMK_TABLE16_ENTRIES + 2 };
 
 #define OMK_TABLE_float(op, dtype)

@@ -278,6 +278,13 @@ static void sampled_shards_merge(void **state) {
     assert_non_null(strstr(err, "names input"));
     assert_string_equal(before, after);
     free(before), free(after), free(err);
+    /* shards holding different implementations are refused in either order (taking the first file's list
+     * would silently drop the other implementations' results) */
+    assert_int_equal(
+        run("accuracy --op asin --dtype f64 --impl omk --samples 600 --shard 0/2 --quiet --json $D/o0.json"), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f64 --samples 600 --shard 1/2 --quiet --json $D/o1.json"), 0);
+    assert_int_equal(run("merge $D/o0.json $D/o1.json"), 2);
+    assert_int_equal(run("merge $D/o1.json $D/o0.json"), 2);
 }
 
 static void report_gates(void **state) {
@@ -467,7 +474,16 @@ static void usage_errors_are_one_line(void **state) {
         {"merge -z $D/a.json", "unknown option '-z'"},
         {"hard-cases --bogus", "unknown option '--bogus'"},
         {"hard-cases --starts 0", "--starts needs an integer in 1..1000000, got '0'"},
-        {"hard-cases --seed -1", "--seed needs a non-negative integer"},
+        {"hard-cases --seed -1", "--seed needs an integer in 0..2^53"},
+        /* seeds and counts are recorded as JSON numbers: beyond 2^53 they would be recorded wrong */
+        {"accuracy --op cos --dtype f32 --seed 9007199254740993", "--seed needs an integer in 0..2^53"},
+        {"bench --seed 18446744073709551615", "--seed needs an integer in 0..2^53"},
+        /* strtoull alone would take a blank and a sign: ' -1' is 2^64 - 1 samples */
+        {"accuracy --op cos --dtype f32 --samples ' -1'", "--samples needs an integer in 1..2^53"},
+        {"accuracy --op cos --dtype f32 --samples 10 --shard 4294967297/4294967298", "--shard needs K/N"},
+        {"report --no-bench --output-dir ''", "--output-dir needs a directory name"},
+        /* result files are read from regular files: a device or pipe would never end or never start */
+        {"merge /dev/zero", "is not a regular file"},
         /* memcpy has no accuracy, in the exhaustive mode as in the sampled one */
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
@@ -521,17 +537,67 @@ static void unwritable_output_fails_before_the_run(void **state) {
     }
 }
 
+/* A symbolic link is followed (its target replaced, the link kept) and a pipe is written through: renaming
+ * over either would replace the link or the pipe itself (as root, a --json /dev/null would replace the device). */
+static void outputs_through_links_and_pipes(void **state) {
+    (void)state;
+    FILE *f = fopen(path("target.json"), "w");
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(symlink("target.json", path("link.json")), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/link.json"), 0);
+    struct stat st;
+    assert_int_equal(lstat(path("link.json"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    cJSON *doc = load_json("target.json");
+    assert_non_null(doc);
+    cJSON_Delete(doc);
+
+    assert_int_equal(mkfifo(path("pipe.json"), 0600), 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cat '%s' > '%s' & %s accuracy --op cos --dtype f16 --impl omk --quiet --json '%s' >/dev/null; s=$?; "
+             "wait; exit $s",
+             path("pipe.json"), path("from_pipe.json"), ULPBENCH_BIN, path("pipe.json"));
+    const int status = system(cmd);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(lstat(path("pipe.json"), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    doc = load_json("from_pipe.json");
+    assert_non_null(doc);
+    cJSON_Delete(doc);
+    assert_no_temp_files();
+
+    /* a full stdout is an error, not a silent loss */
+    snprintf(cmd, sizeof cmd, "%s list >/dev/full 2>/dev/null", ULPBENCH_BIN);
+    const int full = system(cmd);
+    assert_true(WIFEXITED(full) && WEXITSTATUS(full) == 2);
+}
+
+/* The recorded command runs as it ran: words the shell would split or interpret are quoted. */
+static void recorded_command_is_quoted(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/a;b.json\""), 0);
+    cJSON *doc = load_json("a;b.json");
+    const char *command = string_of(doc, "command");
+    char want[600];
+    snprintf(want, sizeof want, "--json '%s'", path("a;b.json"));
+    if (!strstr(command, want)) fail_msg("command '%s' lacks %s", command, want);
+    cJSON_Delete(doc);
+}
+
 /* Outputs go to temporary files first and are renamed into place only when all are written. */
 static void outputs_are_written_all_or_nothing(void **state) {
     (void)state;
     char err[512];
-    const ulpb_output failing[] = {{path("w1.json"), "{}\n"}, {path("nodir/w1.md"), "# w1\n"}};
+    const ulpb_output failing[] = {{.path = path("w1.json"), .text = "{}\n"},
+                                   {.path = path("nodir/w1.md"), .text = "# w1\n"}};
     assert_int_equal(ulpb_write_outputs(failing, 2, err, sizeof err), -1);
     if (!strstr(err, "nodir/w1.md")) fail_msg("error '%s' does not name the output", err);
     assert_false(exists(path("w1.json")));
     assert_no_temp_files();
 
-    const ulpb_output good[] = {{path("w2.json"), "{}\n"}, {path("w2.md"), "# w2\n"}};
+    const ulpb_output good[] = {{.path = path("w2.json"), .text = "{}\n"}, {.path = path("w2.md"), .text = "# w2\n"}};
     assert_int_equal(ulpb_write_outputs(good, 2, err, sizeof err), 0);
     char *a = slurp(path("w2.json")), *b = slurp(path("w2.md"));
     assert_string_equal(a, "{}\n");
@@ -680,6 +746,8 @@ int main(void) {
         cmocka_unit_test(usage_errors_are_one_line),
         cmocka_unit_test(unwritable_output_fails_before_the_run),
         cmocka_unit_test(outputs_are_written_all_or_nothing),
+        cmocka_unit_test(outputs_through_links_and_pipes),
+        cmocka_unit_test(recorded_command_is_quoted),
         cmocka_unit_test(outputs_follow_the_umask),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
