@@ -169,8 +169,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         if (skipped && skipped->role == ULPB_ROLE_BASELINE)
             snprintf(err, err_len, "'%s' is a throughput baseline and has no accuracy", skipped->impl);
         else if (skipped)
-            snprintf(err, err_len, "'%s' %s %s needs %s, which this CPU lacks", skipped->impl, ulpb_ops[spec->op].name,
-                     ulpb_dtypes[spec->dtype].name, ulpb_isa_name(skipped->isa));
+            snprintf(err, err_len, "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)", skipped->impl,
+                     ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name, ulpb_isa_name(skipped->isa));
         else
             snprintf(err, err_len, "no implementation '%s' for %s %s", spec->impl ? spec->impl : "*",
                      ulpb_ops[spec->op].name, ulpb_dtypes[spec->dtype].name);

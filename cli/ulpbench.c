@@ -19,6 +19,7 @@
 #include "hard_cases.h"
 #include "bench.h"
 #include "npy.h"
+#include "omk.h"
 #include "outfile.h"
 #include "registry.h"
 #include "result_io.h"
@@ -186,7 +187,7 @@ typedef struct {
     bool quiet;
     bool no_bench; /* report: skip the throughput tables */
     /* accuracy --exhaustive (binary32) */
-    bool exhaustive, mpfr_reference, reference_given, shard_given;
+    bool exhaustive, mpfr_reference, reference_given, shard_given, samples_given, seed_given;
     int shard_index, shard_count;
     const char *resume_path;
     unsigned long long max_chunks;
@@ -367,10 +368,12 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case 'n':
             if (parse_json_integer(optarg, &o->samples) || o->samples == 0)
                 return fail(sub, "--samples needs an integer in 1..2^53, got '%s'", optarg);
+            o->samples_given = true;
             break;
         case 's':
             if (parse_json_integer(optarg, &o->seed))
                 return fail(sub, "--seed needs an integer in 0..2^53, got '%s'", optarg);
+            o->seed_given = true;
             break;
         case 't':
             if (parse_u64(optarg, &u) || u == 0 || u > 1024)
@@ -754,6 +757,9 @@ static int cmd_accuracy(int argc, char **argv) {
     }
     if (rc) return rc;
     if (o.exhaustive || o.resume_path) {
+        if (o.samples_given || o.seed_given)
+            return fail("accuracy", "%s checks every binary32 input: --samples and --seed do not apply",
+                        o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
         if (o.dtype_mask && o.dtype_mask != (1u << ULPB_DTYPE_f32))
             return fail("accuracy", "%s is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)",
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
@@ -832,6 +838,9 @@ static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) 
     if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) return -2; /* strtok_r skips them */
     char *save = NULL;
     for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        bool listed = false; /* a name given twice is timed once */
+        for (int i = 0; i < spec->impl_count; i++) listed |= strcmp(spec->impls[i], name) == 0;
+        if (listed) continue;
         if (!ulpb_impl_known(name) || spec->impl_count == ULPB_BENCH_MAX_IMPLS) {
             *unknown = name;
             return -1;
@@ -1198,7 +1207,7 @@ static int cmd_eval(int argc, char **argv) {
     }
     if (!ulpb_entry_available(e)) {
         npy_free(&a);
-        return fail("eval", "'%s' %s %s needs %s, which this CPU lacks", impl, ulpb_ops[op].name,
+        return fail("eval", "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)", impl, ulpb_ops[op].name,
                     ulpb_dtypes[dtype].name, ulpb_isa_name(e->isa));
     }
     if (a.count) e->fn(a.data, a.data, a.count); /* in place is part of the kernel contract */
@@ -1238,6 +1247,15 @@ int main(int argc, char **argv) {
     char isa_err[256];
     if (ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
         fprintf(stderr, "ulpbench: %s\n", isa_err);
+        return EXIT_USAGE;
+    }
+    /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must
+     * not pass for one */
+    const char *forced_isa = getenv("OMK_ISA");
+    if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0) {
+        fprintf(stderr,
+                "ulpbench: OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)\n",
+                forced_isa, omk_isa_in_use());
         return EXIT_USAGE;
     }
     ulpb_limit_omk_to_available_isas();

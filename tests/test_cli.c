@@ -484,6 +484,8 @@ static void usage_errors_are_one_line(void **state) {
         {"report --no-bench --output-dir ''", "--output-dir needs a directory name"},
         /* result files are read from regular files: a device or pipe would never end or never start */
         {"merge /dev/zero", "is not a regular file"},
+        /* an exhaustive run has no samples and no seed: taking them silently would misdescribe it */
+        {"accuracy --op cos --dtype f32 --exhaustive --seed 3 --max-chunks 1", "do not apply"},
         /* memcpy has no accuracy, in the exhaustive mode as in the sampled one */
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
@@ -710,6 +712,24 @@ static void unavailable_entries_are_skipped(void **state) {
         free(err);
     }
     assert_false(exists(path("vo.npy")));
+
+    /* a named implementation that one of the dtypes cannot run is left out there, as when none is named */
+    unsetenv("ULPB_DISABLE_ISA");
+    if (ulpb_entry_available(ulpb_entry_find("libmvec-avx512", ULPB_OP_cos, ULPB_DTYPE_f32))) {
+        setenv("ULPB_DISABLE_ISA", "avx512bf16", 1);
+        assert_int_equal(
+            run("accuracy --op cos --dtype all --impl libmvec-avx512 --samples 100 --quiet --json $D/skip.json"), 0);
+        doc = load_json("skip.json");
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 3); /* f16, f32, f64 */
+        cJSON_Delete(doc);
+        assert_int_equal(run("accuracy --op cos --dtype bf16 --impl libmvec-avx512 --quiet"), 2);
+    }
+
+    /* OMK_ISA naming no build the CPU runs: libomk would quietly use another, so ulpbench refuses */
+    unsetenv("ULPB_DISABLE_ISA");
+    setenv("OMK_ISA", "avx3", 1);
+    assert_int_equal(run("list"), 2);
+    unsetenv("OMK_ISA");
 
     /* a name that is no ISA is refused, not ignored (the run would not stand in for the CPU it was meant to) */
     setenv("ULPB_DISABLE_ISA", "avx2,avx-512", 1);
