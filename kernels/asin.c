@@ -266,7 +266,7 @@ static double asin_f64_fixed(double x, omk_f64_result start) {
 
 /* The correctly rounded binary64 asin for the lanes the fast path's rounding test rejects (and |x| >= 1, NaN):
  * the middle phase settles all but about 2^-26 of them, the fixed-point phase the rest. */
-static double asin_f64_accurate(double x) {
+OMK_RARE_PATH static double asin_f64_accurate(double x) {
     if (!(fabs(x) < 1.0)) {
         double tail;
         return asin_f64_dd(x, &tail); /* +-1 -> +-pi/2 rounded, NaN, |x| > 1 invalid */

@@ -380,7 +380,7 @@ static omk_f64_result cos_f64_refine(double x) {
 
 /* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
  * the double-double phase settles all but about 2^-26 of them, the fixed-point phase the rest and |x| >= 2^20. */
-static double cos_f64_accurate(double x) {
+OMK_RARE_PATH static double cos_f64_accurate(double x) {
     if (isnan(x) || isinf(x)) return x - x;
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits >= 0x3e40000000000000ull && abs_bits < omk_bits64(cos_FAST_LIMIT)) { /* 2^-27 <= |x| < 2^20 */

@@ -21,6 +21,10 @@
  * is too close to a rounding boundary (rare) does a second vectorized pass flag the lanes, which
  * are then redone one by one. The input is copied first only when it overlaps the output (y == x). */
 enum { OMK_BLOCK = 256 };
+/* For the accurate paths the array loops call on rare rejected lanes: kept out of line and out of the hot code, which
+ * lets GCC lay out and allocate the vector loops better (double cos 5-8% and asin 3.5% faster on AVX-512 in omk_ab,
+ * cos 2-3% on AVX2). */
+#define OMK_RARE_PATH __attribute__((noinline, cold))
 #define OMK_PRAGMA(x) _Pragma(#x)
 
 static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes) {
@@ -182,7 +186,7 @@ static inline float omk_float_from_bits(uint32_t u) {
         double tail;                                                                                                   \
         return op##_f64_dd(x, &tail);                                                                                  \
     }                                                                                                                  \
-    static float op##_f32_accurate(float x) {                                                                          \
+    OMK_RARE_PATH static float op##_f32_accurate(float x) {                                                            \
         double tail;                                                                                                   \
         const double y = op##_f64_dd((double)x, &tail);                                                                \
         return omk_round_dd_to_float(y, tail);                                                                         \
