@@ -46,13 +46,13 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
         const T *in = (x) + start;                                                                                     \
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));                  \
         U max_abs = 0;                                                                                                 \
-        int64_t min_key = INT64_MAX;                                                                                   \
+        uint32_t min_key = UINT32_MAX;                                                                                 \
         OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                                         \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]); /* read before the store, which may alias in[] for the compiler */            \
             const double approx = fast(in[i]);                                                                         \
             out[i] = finish(in[i], (T)approx);                                                                         \
-            const int64_t key = round_key(approx);                                                                     \
+            const uint32_t key = round_key(approx);                                                                    \
             max_abs = a > max_abs ? a : max_abs;                                                                       \
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
@@ -235,10 +235,12 @@ static inline double omk_two_sum(double a, double b, double *err) {
  * 2^32 inputs 72,424 cos and 6,528 asin lanes are redone). */
 enum { OMK_F32_GUARD = 8192 };
 /* Distance test in key form for the array loops: ambiguous exactly when the key is <= 2 OMK_F32_GUARD (the
- * wrap-around modulo 2^29 folds both sides of the midpoint into one range). The key is non-negative, so the loops
- * reduce it with signed comparisons, which AVX2 has for 64-bit lanes. */
-static inline int64_t omk_f32_rounding_key(double y) {
-    return (int64_t)((omk_bits64(y) - (0x10000000u - OMK_F32_GUARD)) & 0x1fffffff);
+ * wrap-around modulo 2^29 folds both sides of the midpoint into one range). The 29 bits lie in the low 32-bit word,
+ * so the key is computed there: the loops then pack the low words of two vectors of doubles into one and reduce 16
+ * (AVX-512) or 8 (AVX2) keys per instruction, which made float cos and asin 2-4% faster on AVX-512 and 6-10% on
+ * AVX2 than 64-bit keys (omk_ab). */
+static inline uint32_t omk_f32_rounding_key(double y) {
+    return ((uint32_t)omk_bits64(y) - (0x10000000u - OMK_F32_GUARD)) & 0x1fffffff;
 }
 static inline int omk_f32_rounding_ambiguous(double y) { return omk_f32_rounding_key(y) <= 2 * OMK_F32_GUARD; }
 static inline uint32_t omk_abs_bits32(float x) { return omk_bits32(x) & 0x7fffffff; }
