@@ -709,9 +709,10 @@ static int cmd_hard_cases(int argc, char **argv) {
     }
     if (optind < argc) return fail("hard-cases", "unexpected argument '%s'", argv[optind]);
     printf("# Hard-to-round binary64 inputs for cos and asin, made by:\n#   %s\n"
+           "# (seed %llu, %llu starting points of %llu inputs, %llu kept per op)\n"
            "# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
            "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n",
-           g_command);
+           g_command, seed, starts, span, keep);
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
