@@ -341,7 +341,6 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             return NULL;
         }
     ulpb_result *results = calloc((size_t)result_count + 1, sizeof *results);
-    double samples, seed;
     cJSON *out = NULL;
     for (int r = 0; r < result_count; r++) {
         const cJSON *id = cJSON_GetArrayItem(first_results, r);
@@ -386,16 +385,17 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
         const char *mode = ulpb_json_get_string(id, "mode");
         results[r].exhaustive = mode && strcmp(mode, "exhaustive") == 0;
+        if (results[r].total.inputs > (1ull << 53)) { /* shards that add up beyond what the JSON holds exactly */
+            snprintf(err, len, "the shards count more than 2^53 inputs for one result");
+            goto done;
+        }
     }
-    ulpb_json_get_number(docs[0], "samples", &samples, err, len);
-    ulpb_json_get_number(docs[0], "seed", &seed, err, len);
+    uint64_t samples_count, seed_value;
+    if (get_count(docs[0], "samples", &samples_count, err, len) || get_count(docs[0], "seed", &seed_value, err, len))
+        goto done;
     {
-        const ulpb_run_info run = {command,
-                                   (unsigned long long)seed,
-                                   (unsigned long long)samples,
-                                   ulpb_json_get_string(docs[0], "reference"),
-                                   0,
-                                   1};
+        const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),
+                                   0,       1};
         out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
     }
 done:

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +27,22 @@ static const char *base_of(const char *path) {
 }
 
 /* How an output path is written. */
-typedef enum { TARGET_FILE, TARGET_STREAM } target_kind;
+typedef enum { TARGET_FILE, TARGET_STREAM, TARGET_STDOUT } target_kind;
 
-/* Classifies path for writing: TARGET_FILE (a regular file or a new name: written beside *where and renamed
- * over it; *where is the symbolic link's target when path is one) or TARGET_STREAM (a device or pipe, written
- * through). *where is malloc'ed. -1 with err set for a directory, a dangling link, or out of memory. */
+/* 1 when st is the file or device behind this process's standard output. */
+static int is_stdout(const struct stat *st) {
+    struct stat out;
+    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
+}
+
+/* Classifies path for writing (*where malloc'ed):
+ *   TARGET_FILE    a regular file or a new name, written beside *where and renamed over it (*where is the
+ *                  symbolic link's target when path is one, so the link stays);
+ *   TARGET_STREAM  a device or pipe, opened by path and written through;
+ *   TARGET_STDOUT  whatever stdout is (/dev/stdout, or the file it was redirected to), written through descriptor
+ *                  1: reopening it by name would lose the shell's offset and append mode, and a rename would leave
+ *                  the shell writing to an unlinked file.
+ * -1 with err set for a directory, a dangling link, an unreachable path, or out of memory. */
 static int classify_target(const char *path, target_kind *kind, char **where, char *err, size_t err_len) {
     struct stat st;
     *where = NULL;
@@ -39,25 +51,40 @@ static int classify_target(const char *path, target_kind *kind, char **where, ch
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
     }
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        *where = realpath(path, NULL);
-        if (!*where) {
-            snprintf(err, err_len, "cannot write '%s': symbolic link to a missing place: %s", path, strerror(errno));
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, err_len, "cannot write '%s': it is a directory", path);
             return -1;
         }
-    } else if (!(*where = strdup(path))) {
+        if (is_stdout(&st))
+            *kind = TARGET_STDOUT;
+        else if (!S_ISREG(st.st_mode))
+            *kind = TARGET_STREAM; /* opened by name, which also follows /proc/self/fd links to pipes */
+        struct stat link;
+        if (*kind == TARGET_FILE && lstat(path, &link) == 0 && S_ISLNK(link.st_mode)) {
+            if (!(*where = realpath(path, NULL))) {
+                snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+                return -1;
+            }
+            return 0;
+        }
+    } else if (errno != ENOENT) {
+        snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    } else if (lstat(path, &st) == 0) { /* it exists as a name only: a link to nothing */
+        snprintf(err, err_len, "cannot write '%s': symbolic link to a missing place", path);
+        return -1;
+    }
+    if (!(*where = strdup(path))) {
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    if (stat(*where, &st) != 0) return 0; /* a new file */
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, err_len, "cannot write '%s': it is a directory", path);
-        free(*where);
-        *where = NULL;
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) *kind = TARGET_STREAM;
     return 0;
+}
+
+int ulpb_output_is_stdout(const char *path) {
+    struct stat st;
+    return path && stat(path, &st) == 0 && is_stdout(&st);
 }
 
 int ulpb_output_check(const char *path, char *err, size_t err_len) {
@@ -65,8 +92,8 @@ int ulpb_output_check(const char *path, char *err, size_t err_len) {
     char *where;
     if (classify_target(path, &kind, &where, err, err_len)) return -1;
     int rc = -1;
-    if (kind == TARGET_STREAM) {
-        if (access(where, W_OK) != 0)
+    if (kind != TARGET_FILE) {
+        if (kind == TARGET_STREAM && access(where, W_OK) != 0)
             snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
         else
             rc = 0;
@@ -104,12 +131,15 @@ int ulpb_output_check(const char *path, char *err, size_t err_len) {
 }
 
 int ulpb_output_same(const char *a, const char *b) {
+    /* Existing regular files are replaced where they are (through any symbolic link): one file whatever the names.
+     * Devices and pipes (/dev/null twice) are written through and do not collide. */
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* New files collide when they are one directory entry (the same name in the same directory). */
     if (strcmp(a, b) == 0) return 1;
-    /* Outputs are renamed into place, which replaces directory entries: two names collide when they are one
-     * entry (the same name in the same directory), whatever files they point to now. */
     if (strcmp(base_of(a), base_of(b)) != 0) return 0;
     char *dir_a = dir_of(a), *dir_b = dir_of(b);
-    struct stat sa, sb;
     const int same = dir_a && dir_b && stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 && sa.st_dev == sb.st_dev &&
                      sa.st_ino == sb.st_ino;
     free(dir_a), free(dir_b);
@@ -188,7 +218,7 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
             rc = -1;
             break;
         }
-        if (kinds[i] == TARGET_STREAM) continue; /* after every file is written */
+        if (kinds[i] != TARGET_FILE) continue; /* after every file is written */
         const int fd = ulpb_temp_create(wheres[i], &tmps[i], err, err_len);
         if (fd < 0) {
             rc = -1;
@@ -199,14 +229,24 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
             rc = -1;
         }
     }
+    /* A reader that closes its pipe early makes the write fail (EPIPE) instead of killing the process, so the
+     * temporary files are still removed. */
+    void (*previous_sigpipe)(int) = signal(SIGPIPE, SIG_IGN);
     for (int i = 0; i < count && rc == 0; i++) {
-        if (kinds[i] != TARGET_STREAM) continue;
-        const int fd = open(wheres[i], O_WRONLY | O_CLOEXEC);
+        if (kinds[i] == TARGET_FILE) continue;
+        int fd;
+        if (kinds[i] == TARGET_STDOUT) {
+            fflush(stdout);
+            fd = dup(STDOUT_FILENO);
+        } else {
+            fd = open(wheres[i], O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        }
         if (fd < 0 || write_parts(fd, &outputs[i]) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;
         }
     }
+    signal(SIGPIPE, previous_sigpipe);
     for (; rc == 0 && renamed < count; renamed++)
         if (tmps[renamed] && rename(tmps[renamed], wheres[renamed]) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[renamed].path, strerror(errno));

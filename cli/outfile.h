@@ -2,7 +2,8 @@
  * targets and renamed into place, so a failure never leaves a partial or half-updated set. A symbolic
  * link is followed (its target is replaced, the link kept); a target that is not a regular file (a
  * terminal, /dev/null, a pipe) is written through directly, since renaming over it would replace the
- * device or pipe itself. */
+ * device or pipe itself, and one that is stdout (/dev/stdout, or the file stdout was redirected to) is written
+ * through descriptor 1. */
 #ifndef ULPB_OUTFILE_H
 #define ULPB_OUTFILE_H
 
@@ -14,8 +15,11 @@
  * starting. */
 int ulpb_output_check(const char *path, char *err, size_t err_len);
 
-/* 1 when the two paths name one directory entry (the same base name in the same directory, however spelt), which
- * the second output's rename would replace; else 0. */
+/* 1 when path is the file or device behind this process's stdout (an output written there takes stdout's place). */
+int ulpb_output_is_stdout(const char *path);
+
+/* 1 when the two paths would write one file: the same existing regular file (however named, through links too), or
+ * the same new directory entry; else 0. */
 int ulpb_output_same(const char *a, const char *b);
 
 /* Creates a new, empty temporary file ".BASE.tmp.PID.N" in path's directory (rename() within

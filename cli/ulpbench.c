@@ -275,7 +275,8 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     if (md_path) outputs[count++] = (ulpb_output){.path = md_path, .text = markdown};
     const int rc = ulpb_write_outputs(outputs, count, err, sizeof err);
     free(json_text);
-    if (markdown) fputs(markdown, stdout);
+    /* an output written to stdout itself (--json /dev/stdout) takes stdout's place */
+    if (markdown && !ulpb_output_is_stdout(json_path) && !ulpb_output_is_stdout(md_path)) fputs(markdown, stdout);
     return rc ? fail(sub, "%s", err) : 0;
 }
 
@@ -1285,8 +1286,9 @@ int main(int argc, char **argv) {
     }
     free(command);
     /* A full disk or a closed descriptor behind stdout must not pass for success. */
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", strerror(errno));
+        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", errno ? strerror(errno) : "write error");
         if (status == 0) status = EXIT_USAGE;
     }
     return status;

@@ -285,6 +285,13 @@ static void sampled_shards_merge(void **state) {
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 600 --shard 1/2 --quiet --json $D/o1.json"), 0);
     assert_int_equal(run("merge $D/o0.json $D/o1.json"), 2);
     assert_int_equal(run("merge $D/o1.json $D/o0.json"), 2);
+    /* -o through a symbolic link to an input would replace that input too */
+    before = slurp(path("s0.json"));
+    assert_int_equal(symlink("s0.json", path("to_s0.json")), 0);
+    assert_int_equal(run("merge -o $D/to_s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
+    after = slurp(path("s0.json"));
+    assert_string_equal(before, after);
+    free(before), free(after);
 }
 
 static void report_gates(void **state) {
@@ -569,6 +576,22 @@ static void outputs_through_links_and_pipes(void **state) {
     assert_non_null(doc);
     cJSON_Delete(doc);
     assert_no_temp_files();
+
+    /* stdout named as an output is written through descriptor 1: the shell's append mode holds, and the Markdown
+     * does not follow the JSON into it */
+    f = fopen(path("stdout.txt"), "w");
+    fputs("kept\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s accuracy --op cos --dtype f16 --impl omk --quiet --json /dev/stdout >> '%s'",
+             ULPBENCH_BIN, path("stdout.txt"));
+    const int appended = system(cmd);
+    assert_true(WIFEXITED(appended) && WEXITSTATUS(appended) == 0);
+    char *text = slurp(path("stdout.txt"));
+    assert_true(strncmp(text, "kept\n{", 6) == 0);
+    cJSON *json = cJSON_Parse(text + 5);
+    if (!json) fail_msg("stdout holds more than the JSON: '%.200s'", text + 5);
+    cJSON_Delete(json);
+    free(text);
 
     /* a full stdout is an error, not a silent loss */
     snprintf(cmd, sizeof cmd, "%s list >/dev/full 2>/dev/null", ULPBENCH_BIN);
