@@ -102,7 +102,7 @@ typedef struct {
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
-        double check[OMK_BLOCK];      /* fma(tail, factor, y): y is kept where it equals y */                          \
+        double check[OMK_BLOCK];      /* fma(tail, factor, y): y is kept where the two agree */                        \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const int64_t a =                                                                                          \
