@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,24 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     return rc ? fail(sub, "%s", err) : 0;
 }
 
+/* "Command: " and the command as a Markdown code span. The fence is one backtick longer than the longest run of
+ * backticks in the command, and padded with spaces when the command starts or ends with one, so that a backtick in
+ * an argument (as in a file name) cannot close the span early. */
+static void command_line(FILE *f, const char *command) {
+    size_t longest = 0, run = 0;
+    for (const char *c = command; *c; c++) {
+        run = *c == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    const size_t len = strlen(command);
+    const char *pad = len && (command[0] == '`' || command[len - 1] == '`') ? " " : "";
+    fputs("Command: ", f);
+    for (size_t i = 0; i <= longest; i++) fputc('`', f);
+    fprintf(f, "%s%s%s", pad, command, pad);
+    for (size_t i = 0; i <= longest; i++) fputc('`', f);
+    fputs("  \n", f);
+}
+
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
     fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build).\n",
@@ -295,10 +314,11 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
+    fprintf(f, "## %s\n\n", title);
+    command_line(f, run->command);
     fprintf(f,
-            "## %s\n\nCommand: `%s`  \nSeed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 "
-            "inputs. Reference: %s.\n",
-            title, run->command, run->seed, run->samples,
+            "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 inputs. Reference: %s.\n",
+            run->seed, run->samples,
             strcmp(run->reference, "fast") == 0
                 ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
                 : "MPFR");
@@ -576,11 +596,12 @@ static int run_exhaustive(const accuracy_options *o) {
     char *md = NULL;
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);
+    fputs("## ulpbench accuracy --exhaustive\n\n", f);
+    command_line(f, g_command);
     fprintf(
         f,
-        "## ulpbench accuracy --exhaustive\n\nCommand: `%s`  \nShard %d/%d (0-based), reference %s: %s, %llu inputs, "
-        "%llu fast-reference fallbacks to MPFR, %.1f s.\n",
-        g_command, st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
+        "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
+        st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
         complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
         (unsigned long long)st->reference_fallbacks, st->seconds);
     ulpb_results_markdown(f, r, 1);
@@ -805,7 +826,9 @@ static int run_bench(const char *sub, const char *title, const ulpb_bench_spec *
     if (count < 0) return fail(sub, "%s", err);
     size_t len = 0;
     FILE *f = open_memstream(markdown, &len);
-    fprintf(f, "## %s\n\nCommand: `%s`  \nSeed: %llu.  \n", title, g_command, (unsigned long long)spec->seed);
+    fprintf(f, "## %s\n\n", title);
+    command_line(f, g_command);
+    fprintf(f, "Seed: %llu.  \n", (unsigned long long)spec->seed);
     environment_line(f);
     ulpb_bench_markdown(f, spec, results, count);
     fclose(f);
@@ -1246,6 +1269,9 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported and removes the temporary
+     * file, instead of SIGXFSZ killing the process and leaving it behind. */
+    signal(SIGXFSZ, SIG_IGN);
     char isa_err[256];
     if (ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
         fprintf(stderr, "ulpbench: %s\n", isa_err);

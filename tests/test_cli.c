@@ -611,6 +611,35 @@ static void recorded_command_is_quoted(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A backtick in an argument must not close the Markdown code span of the recorded command early. */
+static void recorded_command_survives_backticks(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --markdown \"$D/a\\`b.md\""), 0);
+    char *md = slurp(path("a`b.md"));
+    assert_non_null(md);
+    char want[600];
+    snprintf(want, sizeof want, "Command: ``%s accuracy --op cos --dtype f16 --impl omk --quiet --markdown '%s'``  \n",
+             ULPBENCH_BIN, path("a`b.md"));
+    if (!strstr(md, want)) fail_msg("Markdown lacks the line %s", want);
+    free(md);
+}
+
+/* Past the file-size limit the run fails with a message, and neither the output nor a temporary file is left. */
+static void file_size_limit_is_an_error(void **state) {
+    (void)state;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "ulimit -f 1 && %s accuracy --op cos --dtype f16 --impl omk --quiet --json %s >/dev/null 2>%s",
+             ULPBENCH_BIN, path("big.json"), path("err.txt"));
+    const int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    assert_int_not_equal(WEXITSTATUS(st), 0);
+    assert_false(exists(path("big.json")));
+    assert_no_temp_files();
+    char *err = slurp(path("err.txt"));
+    if (!one_line_with(err, "big.json")) fail_msg("stderr '%s' does not name the output", err);
+    free(err);
+}
+
 /* Outputs go to temporary files first and are renamed into place only when all are written. */
 static void outputs_are_written_all_or_nothing(void **state) {
     (void)state;
@@ -791,6 +820,8 @@ int main(void) {
         cmocka_unit_test(outputs_are_written_all_or_nothing),
         cmocka_unit_test(outputs_through_links_and_pipes),
         cmocka_unit_test(recorded_command_is_quoted),
+        cmocka_unit_test(recorded_command_survives_backticks),
+        cmocka_unit_test(file_size_limit_is_an_error),
         cmocka_unit_test(outputs_follow_the_umask),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
