@@ -316,8 +316,7 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     FILE *f = open_memstream(&buf, &len);
     fprintf(f, "## %s\n\n", title);
     command_line(f, run->command);
-    fprintf(f,
-            "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 inputs. Reference: %s.\n",
+    fprintf(f, "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 inputs. Reference: %s.\n",
             run->seed, run->samples,
             strcmp(run->reference, "fast") == 0
                 ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
@@ -598,12 +597,10 @@ static int run_exhaustive(const accuracy_options *o) {
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
     command_line(f, g_command);
-    fprintf(
-        f,
-        "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
-        st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
-        complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
-        (unsigned long long)st->reference_fallbacks, st->seconds);
+    fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
+            st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
+            complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
+            (unsigned long long)st->reference_fallbacks, st->seconds);
     ulpb_results_markdown(f, r, 1);
     if (st->stats.misrounded) {
         fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,

@@ -5,7 +5,8 @@
  *   by one fma and a binary32 reciprocal), m = min(|x|, t), n = max(|x|, t) and a table point b = i/256:
  *   asin m = asin b + asin u, u = m sqrt(1 - b^2) - n b (|u| < 2^-8.4, u_hi exact: asin_rotation_u), and
  *   asin |x| = asin m or pi/2 - asin m; asin b (or asin b - pi/2) and sqrt(1 - b^2) are double-doubles from one
- *   512-entry table (asin_poly.h from asin.sollya; read with gathers), asin u = u + u^3 Q(u^2) with Q of degree 2
+ *   512-row table (asin_poly.h from asin.sollya; one load per lane in the vector builds: omk_read_rows4),
+ *   asin u = u + u^3 Q(u^2) with Q of degree 2
  *   (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the result, u_lo's
  *   share of the series included) in binary64: value + tail within 2^-72.24 relative (largest error over 4 10^6
  *   samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding
@@ -115,14 +116,27 @@ typedef struct {
     double y_hi, y_lo;      /* asin b, or asin b - pi/2 on the second side */
 } asin_rotation;
 
-/* precise: two Newton steps on the binary32 quotient 1/(2 t) (to about 2^-52 instead of 2^-23), for the middle
- * phase (t to ~2^-104 instead of ~2^-76). */
-static inline asin_rotation asin_rotation_setup(double ax, int precise) {
+/* The table row of |x| (< 1; other lanes still index inside the table): j = i + 256 on the second side, i = round(256
+ * m (1 - 2^-16)) <= 181; the scale moves the lower edge of the second cell to 2^-9 (1 + 2^-16) (asin_rotation_u).
+ * *t_hi = RN(sqrt(RN(1 - x^2))), which asin_rotation_setup takes back rather than take a second square root. */
+static inline int64_t asin_rotation_row(double ax, double *t_hi_out) {
+    const double t_hi = sqrt(fma(-ax, ax, 1.0));
+    const uint64_t side = 0 - (uint64_t)(ax > t_hi);
+    const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
+    *t_hi_out = t_hi;
+    return (int64_t)(omk_bits64(fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
+}
+
+/* The rotation of |x| from t_hi and row = K_ASIN_ROT_ROWS[asin_rotation_row(ax, &t_hi)] = {y_hi, y_lo, c_hi,
+ * c_lo_half}. precise: two Newton steps on the binary32 quotient 1/(2 t) (to about 2^-52 instead of 2^-23), for the
+ * middle phase (t to ~2^-104 instead of ~2^-76). */
+static inline asin_rotation asin_rotation_setup(double ax, double t_hi, int precise, double row_y_hi, double row_y_lo,
+                                                double row_c_hi, double row_c_lo_half) {
     /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
      * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
      * for |x| >= 1/2; w (1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from
      * the binary64 1 - RN(x^2) would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. */
-    const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi), w = 1.0 - ax;
+    const double d_hi = fma(-ax, ax, 1.0), w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double d_lo = omk_select(side, fma(w, ax, w - d_hi), fma(-ax, ax, 1.0 - d_hi));
     double quarter_inv_t = (double)(0.25f / ((float)t_hi + 0x1p-100f)); /* 2^-100: |x| = 1 divides by 0 */
@@ -136,18 +150,21 @@ static inline asin_rotation asin_rotation_setup(double ax, int precise) {
     r.side = side;
     r.m_hi = ax > t_hi ? t_hi : ax;
     r.n_hi = ax > t_hi ? ax : t_hi;
-    /* j = i + 256 on the second side, i = round(256 m (1 - 2^-16)) <= 181 (garbage lanes still index inside the
-     * tables); the scale moves the lower edge of the second cell to 2^-9 (1 + 2^-16) (asin_rotation_u) */
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
-    const double j_shifted = fma(r.m_hi, 256.0 - 0x1p-8, shift);
-    const uint64_t j = omk_bits64(j_shifted) & 0x1ff;
-    r.minus_b = (shift - j_shifted) * 0x1p-8;
-    r.c_hi = K_ASIN_ROT_C_HI[j];
-    r.c_lo_half = K_ASIN_ROT_C_LO_HALF[j];
+    r.minus_b = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * 0x1p-8; /* -b: the row's b = i/256 */
+    r.c_hi = row_c_hi;
+    r.c_lo_half = row_c_lo_half;
     r.t_lo_factor = omk_select(side, r.c_hi, r.minus_b); /* t_lo is m_lo on the second side, n_lo on the first */
-    r.y_hi = K_ASIN_ROT_Y_HI[j];
-    r.y_lo = K_ASIN_ROT_Y_LO[j];
+    r.y_hi = row_y_hi;
+    r.y_lo = row_y_lo;
     return r;
+}
+
+/* The same, reading the row itself (gathers when vectorized). */
+static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
+    double t_hi;
+    const double *row = K_ASIN_ROT_ROWS[asin_rotation_row(ax, &t_hi)];
+    return asin_rotation_setup(ax, t_hi, precise, row[0], row[1], row[2], row[3]);
 }
 
 /* u = u_hi + 2 u_lo_half (the half spares an operation in asin_f64_fast). p_hi - n_hi b is exact: n_hi >= 1/2 makes
@@ -167,8 +184,9 @@ static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
 
 /* Branch-free binary64 asin for |x| < 1 as value + tail: y_hi + u_hi summed error-free (|y_hi| > |u_hi|, or
  * y_hi = 0), the rest (below 2^-17 of the result) in binary64. */
-static inline omk_f64_result asin_f64_fast(double x) {
-    const asin_rotation r = asin_rotation_setup(fabs(x), 0);
+static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double row_y_hi, double row_y_lo,
+                                                double row_c_hi, double row_c_lo_half) {
+    const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, 0, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
     double u_lo_half;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const double z = u_hi * u_hi;
@@ -183,6 +201,15 @@ static inline omk_f64_result asin_f64_fast(double x) {
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
                                    omk_double_from_bits(omk_bits64(rest - (value - s)) ^ flip)};
     return result;
+}
+
+/* The first stage of asin_f64_fast_rows: the row index, and t_hi in *aux. */
+static inline int64_t asin_f64_row(double x, double *aux) { return asin_rotation_row(fabs(x), aux); }
+
+static inline omk_f64_result asin_f64_fast(double x) {
+    double t_hi;
+    const double *row = K_ASIN_ROT_ROWS[asin_f64_row(x, &t_hi)];
+    return asin_f64_fast_rows(x, t_hi, row[0], row[1], row[2], row[3]);
 }
 
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */
@@ -202,7 +229,7 @@ static double asin_f64_dd(double x, double *tail) {
  * and the series' next terms (K_ASIN_ROT_MID_POLY, below 2^-33 of the result) in binary64: value + tail good
  * to about 2^-88 relative (2^-87.78 measured: f64_rounding_margin). */
 static omk_f64_result asin_f64_refine(double x) {
-    const asin_rotation r = asin_rotation_setup(fabs(x), 1);
+    const asin_rotation r = asin_rotation_lookup(fabs(x), 1);
     double u_lo_half, e1, e2;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const double u_lo = 2.0 * u_lo_half;
@@ -310,6 +337,7 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
  * (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21 elsewhere, and
  * t to about 2^-76: 2^-71.5). It sends about 1 lane in 24,000 to asin_f64_accurate. */
 #define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-68)
+#define asin_F64_ROWS            K_ASIN_ROT_ROWS
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
 static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }

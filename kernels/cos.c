@@ -3,7 +3,8 @@
  * binary64, correctly rounded. Fast path, |x| < 2^20 (cos_f64_fast, vectorized): table step
  *   x = k pi/512 + r, |r| <= pi/1024, r a double-double from pi/512 in three binary64 parts (the first
  *   product exact through an fma); cos x = A cos r + B sin r, A = cos(m pi/512), B = -sin(m pi/512),
- *   m = k mod 1024, double-doubles from one 1280-entry table (trig_reduce.sollya; read with gathers), and
+ *   m = k mod 1024, double-doubles from row m of a 1024-row table (trig_reduce.sollya; the vector builds read a
+ *   lane's row with one load, in a pass between the index and the rest: omk_read_rows4), and
  *   cos r - 1, sin r - r from polynomials of degree 6 and 7 in r (cos_poly.h: 2^-87.80 and 2^-76.76
  *   relative on |r| <= pi/1024). A + B r_hi is summed error-free; the rest, below 2^-16.96 of the result
  *   near the zeros of cos and far smaller elsewhere, in binary64, and the result is value + tail.
@@ -209,16 +210,14 @@ typedef struct {
 } cos_step_entry;
 
 static inline cos_step_entry cos_step_lookup(uint64_t k) {
-    const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
-    const cos_step_entry entry = {K_COS_STEP_HI[m], K_COS_STEP_LO[m], K_COS_STEP_HI[m + 256],
-                                  K_COS_STEP_LO[m + 256]}; /* -sin(m pi/512) = cos((m + 256) pi/512) */
+    const double *row = K_COS_STEP_ROWS[k & 1023]; /* two's complement k mod 1024, also for negative k */
+    const cos_step_entry entry = {row[0], row[1], row[2], row[3]};
     return entry;
 }
 
-static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
-    const cos_step_entry t = cos_step_lookup(k);
-    const double a_hi = t.a_hi, a_lo = t.a_lo, b_hi = t.b_hi, b_lo = t.b_lo;
-
+/* The table step from the row's values. */
+static inline omk_f64_result cos_table_step_row(double hi, double lo, double a_hi, double a_lo, double b_hi,
+                                                double b_lo) {
     const double z = hi * hi;
     const double p = b_hi * hi;
     const double p_err = fma(b_hi, hi, -p);
@@ -234,12 +233,34 @@ static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
     return result;
 }
 
-/* binary64 |x| < 2^20; other lanes give garbage and are redone. */
+static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
+    const cos_step_entry t = cos_step_lookup(k);
+    return cos_table_step_row(hi, lo, t.a_hi, t.a_lo, t.b_hi, t.b_lo);
+}
+
+/* binary64 |x| < 2^20 in two stages, the row index of K_COS_STEP_ROWS and the table step from the row's values
+ * (the reduction is done again, which costs less than storing and reloading r); other lanes give garbage and are
+ * redone. */
+static inline int64_t cos_f64_row(double x, double *aux) {
+    double hi, lo;
+    *aux = 0.0; /* unused */
+    return (int64_t)(omk_bits64(reduce_by_pio512(x, &hi, &lo)) & 1023);
+}
+
+static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double a_hi, double a_lo, double b_hi,
+                                               double b_lo) {
+    double hi, lo;
+    (void)aux;
+    reduce_by_pio512(x, &hi, &lo);
+    return cos_table_step_row(hi, lo, a_hi, a_lo, b_hi, b_lo);
+}
+
 static inline omk_f64_result cos_f64_fast(double x) {
     double hi, lo;
     const uint64_t k = omk_bits64(reduce_by_pio512(x, &hi, &lo));
     return cos_table_step(k, hi, lo);
 }
+#define cos_F64_ROWS K_COS_STEP_ROWS
 
 /* binary64 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
  * Payne-Hanek in binary64 for the table step, t = |x| 2/pi mod 4, then x = k pi/512 + r with

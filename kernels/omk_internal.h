@@ -6,6 +6,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 /* Each kernel source is compiled once per ISA; OMK_ISA names that build. */
 #ifndef OMK_ISA
@@ -30,6 +33,61 @@ enum { OMK_BLOCK = 256 };
 static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes) {
     const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     return pa < pb ? pb - pa < bytes : pa - pb < bytes;
+}
+
+/* Whether the binary64 loops read their table rows in a pass of their own (omk_read_rows4) between a pass that
+ * computes the row indices and the main pass, rather than inside the main pass. Only vector builds gain: the scalar
+ * build reads one row per element either way, and the extra pass made it 3-9% slower. */
+#if defined(__AVX2__)
+#define OMK_READ_ROWS_APART 1
+#else
+#define OMK_READ_ROWS_APART 0
+#endif
+
+/* out_c[i] = rows[index[i]][c] for c = 0..3 and i < m: the table reads of the binary64 loops. A vectorized loop
+ * would read the four values with four gathers, which cost a load per element and more: on AMD Zen 5 four 8-lane
+ * gathers took 8.7 ns, one 32-byte load per lane and a 4 x 8 transpose 1.8 ns (in a throwaway timing program). */
+static inline void omk_read_rows4(const double (*rows)[4], const int64_t *index, double *out0, double *out1,
+                                  double *out2, double *out3, size_t m) {
+    size_t i = 0;
+#if defined(__AVX512F__)
+    /* after the unpacks, t0 = {a0 a2 c0 c2 a1 a3 c1 c3} (rows 0..3) and t2 the same for rows 4..7 */
+    const __m512i first = _mm512_set_epi64(13, 9, 12, 8, 5, 1, 4, 0),
+                  second = _mm512_set_epi64(15, 11, 14, 10, 7, 3, 6, 2);
+    for (; i + 8 <= m; i += 8) {
+        const int64_t *j = index + i;
+#define OMK_ROW_PAIR(a, b)                                                                                             \
+    _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(rows[j[a]])), _mm256_loadu_pd(rows[j[b]]), 1)
+        const __m512d r01 = OMK_ROW_PAIR(0, 1), r23 = OMK_ROW_PAIR(2, 3), r45 = OMK_ROW_PAIR(4, 5),
+                      r67 = OMK_ROW_PAIR(6, 7);
+#undef OMK_ROW_PAIR
+        const __m512d t0 = _mm512_unpacklo_pd(r01, r23), t1 = _mm512_unpackhi_pd(r01, r23);
+        const __m512d t2 = _mm512_unpacklo_pd(r45, r67), t3 = _mm512_unpackhi_pd(r45, r67);
+        _mm512_storeu_pd(out0 + i, _mm512_permutex2var_pd(t0, first, t2));
+        _mm512_storeu_pd(out1 + i, _mm512_permutex2var_pd(t1, first, t3));
+        _mm512_storeu_pd(out2 + i, _mm512_permutex2var_pd(t0, second, t2));
+        _mm512_storeu_pd(out3 + i, _mm512_permutex2var_pd(t1, second, t3));
+    }
+#elif defined(__AVX2__)
+    for (; i + 4 <= m; i += 4) {
+        const int64_t *j = index + i;
+        const __m256d r0 = _mm256_loadu_pd(rows[j[0]]), r1 = _mm256_loadu_pd(rows[j[1]]);
+        const __m256d r2 = _mm256_loadu_pd(rows[j[2]]), r3 = _mm256_loadu_pd(rows[j[3]]);
+        const __m256d t0 = _mm256_unpacklo_pd(r0, r1),
+                      t1 = _mm256_unpackhi_pd(r0, r1); /* {a0 a1 c0 c1}, {b0 b1 d0 d1} */
+        const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+        _mm256_storeu_pd(out0 + i, _mm256_permute2f128_pd(t0, t2, 0x20));
+        _mm256_storeu_pd(out1 + i, _mm256_permute2f128_pd(t1, t3, 0x20));
+        _mm256_storeu_pd(out2 + i, _mm256_permute2f128_pd(t0, t2, 0x31));
+        _mm256_storeu_pd(out3 + i, _mm256_permute2f128_pd(t1, t3, 0x31));
+    }
+#endif
+    for (; i < m; i++) {
+        out0[i] = rows[index[i]][0];
+        out1[i] = rows[index[i]][1];
+        out2[i] = rows[index[i]][2];
+        out3[i] = rows[index[i]][3];
+    }
 }
 
 /* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
@@ -76,23 +134,23 @@ typedef struct {
 } omk_f64_result;
 
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
- * error eps of cos x or asin x. Rounding test: y is the correctly rounded result unless
- * fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d = 2^54 eps. (If the test passes, |tail| <= s/(2 factor)
- * for s the spacing of binary64 next to y on tail's side (a tie is kept only when y is even), and the exact value
- * lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it rounds to y when 1/factor + d (1 + 2^-52) < 1,
- * which this factor meets and 1 + d would not. When y is a power of two and the exact value falls on the other,
- * narrower side, it lies within d s/4 < s/4 of y and still rounds to y; tail = 0 is the same with the narrower
- * spacing. This assumes normal results with a normal or zero tail (cos never has others) and 2^-80 <= eps <=
- * 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share of about d of the
- * lanes. Lanes that fail it, and those from huge_end_bits on
- * (NaN, inf), are redone by accurate(x); factor 0 turns the test off. The first pass stores fma(tail, factor, y)
- * beside y, and a separate loop compares the two (a NaN never equals itself, so NaN lanes fail): cheaper in the
- * first pass than a per-lane flag (4% for asin), and as a reduction of the first pass GCC kept the accumulator in
- * a stack slot, loaded and stored every iteration. A second vectorized pass (both paths) runs only on blocks that
- * hold |x| >= limit, and records the rejected lanes itself.
- * An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
+ * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, rows[j][0..3]) with j = row_of(x, &aux), computed
+ * in three passes in the vector builds (OMK_READ_ROWS_APART): the indices, the rows (omk_read_rows4), the rest.
+ * Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d =
+ * 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next to y on tail's side (a tie
+ * is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it
+ * rounds to y when 1/factor + d (1 + 2^-52) < 1, which this factor meets and 1 + d would not. When y is a power of two
+ * and the exact value falls on the other, narrower side, it lies within d s/4 < s/4 of y and still rounds to y; tail =
+ * 0 is the same with the narrower spacing. This assumes normal results with a normal or zero tail (cos never has
+ * others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share
+ * of about d of the lanes. Lanes that fail it, and those from huge_end_bits on (NaN, inf), are redone by accurate(x);
+ * factor 0 turns the test off. The first pass stores fma(tail, factor, y) beside y, and a separate loop compares the
+ * two (a NaN never equals itself, so NaN lanes fail): cheaper in the first pass than a per-lane flag (4% for asin), and
+ * as a reduction of the first pass GCC kept the accumulator in a stack slot, loaded and stored every iteration. A
+ * second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected lanes
+ * itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
  * path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
-#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, fast, huge, huge_end_bits, factor, accurate)                           \
+#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, fast, huge, huge_end_bits, factor, accurate)  \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
         const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
         double copy[OMK_BLOCK], *out = (y) + start;                                                                    \
@@ -103,11 +161,20 @@ typedef struct {
         uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
         double check[OMK_BLOCK];      /* fma(tail, factor, y): y is kept where the two agree */                        \
+        int64_t row_index[OMK_BLOCK];                                                                                  \
+        double aux[OMK_BLOCK], row0[OMK_BLOCK], row1[OMK_BLOCK], row2[OMK_BLOCK], row3[OMK_BLOCK];                     \
+        if (OMK_READ_ROWS_APART) {                                                                                     \
+            OMK_PRAGMA(omp simd)                                                                                       \
+            for (size_t i = 0; i < m; i++) row_index[i] = row_of(in[i], &aux[i]);                                      \
+            omk_read_rows4(rows, row_index, row0, row1, row2, row3, m);                                                \
+        }                                                                                                              \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const int64_t a =                                                                                          \
-                (int64_t)omk_abs_bits64(in[i]);   /* read before the store, which may alias in[] for the compiler */   \
-            const omk_f64_result r = fast(in[i]); /* by value: an address-taken local would become a stack array */    \
+                (int64_t)omk_abs_bits64(in[i]); /* read before the store, which may alias in[] for the compiler */     \
+            /* by value: an address-taken local would become a stack array */                                          \
+            const omk_f64_result r =                                                                                   \
+                OMK_READ_ROWS_APART ? fast_rows(in[i], aux[i], row0[i], row1[i], row2[i], row3[i]) : fast(in[i]);      \
             out[i] = r.value;                                                                                          \
             if ((factor) != 0.0) check[i] = fma(r.tail, (factor), r.value);                                            \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
@@ -169,6 +236,8 @@ static inline float omk_float_from_bits(uint32_t u) {
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize (binary64:
  *                                        value + tail, omk_f64_result);
+ *   op##_f64_row(x, &aux), op##_F64_ROWS, op##_f64_fast_rows(x, aux, row[0..3])  op##_f64_fast in two stages:
+ *                                        its table row's index (and one value carried over), then the rest;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
@@ -192,8 +261,9 @@ static inline float omk_float_from_bits(uint32_t u) {
         return omk_round_dd_to_float(y, tail);                                                                         \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
-        OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_fast, op##_f64_huge, op##_F64_HUGE_END_BITS, \
-                           op##_F64_ROUNDING_FACTOR, op##_f64_accurate)                                                \
+        OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_row, op##_F64_ROWS, op##_f64_fast_rows,      \
+                           op##_f64_fast, op##_f64_huge, op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR,             \
+                           op##_f64_accurate)                                                                          \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \

@@ -628,7 +628,8 @@ static void recorded_command_survives_backticks(void **state) {
 static void file_size_limit_is_an_error(void **state) {
     (void)state;
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "ulimit -f 1 && %s accuracy --op cos --dtype f16 --impl omk --quiet --json %s >/dev/null 2>%s",
+    snprintf(cmd, sizeof cmd,
+             "ulimit -f 1 && %s accuracy --op cos --dtype f16 --impl omk --quiet --json %s >/dev/null 2>%s",
              ULPBENCH_BIN, path("big.json"), path("err.txt"));
     const int st = system(cmd);
     assert_true(WIFEXITED(st));
