@@ -44,20 +44,21 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
 #define OMK_READ_ROWS_APART 0
 #endif
 
-/* out_c[i] = rows[index[i]][c] for c = 0..3 and i < m: the table reads of the binary64 loops. A vectorized loop
- * would read the four values with four gathers, which cost a load per element and more: on AMD Zen 5 four 8-lane
- * gathers took 8.7 ns, one 32-byte load per lane and a 4 x 8 transpose 1.8 ns (in a throwaway timing program). */
-static inline void omk_read_rows4(const double (*rows)[4], const int64_t *index, double *out0, double *out1,
-                                  double *out2, double *out3, size_t m) {
+/* out_c[i] = table[offset[i] + c] for c = 0..3 and i < m, offset[i] = 4 j for row j: the table reads of the binary64
+ * loops (offsets in elements, which the loads scale in the address: no shift per lane). A vectorized loop would read
+ * the four values with four gathers, which cost a load per element and more: on AMD Zen 5 four 8-lane gathers took
+ * 8.7 ns, one 32-byte load per lane and a 4 x 8 transpose 1.8 ns (in a throwaway timing program). */
+static inline void omk_read_rows4(const double *table, const int64_t *offset, double *out0, double *out1, double *out2,
+                                  double *out3, size_t m) {
     size_t i = 0;
 #if defined(__AVX512F__)
     /* after the unpacks, t0 = {a0 a2 c0 c2 a1 a3 c1 c3} (rows 0..3) and t2 the same for rows 4..7 */
     const __m512i first = _mm512_set_epi64(13, 9, 12, 8, 5, 1, 4, 0),
                   second = _mm512_set_epi64(15, 11, 14, 10, 7, 3, 6, 2);
     for (; i + 8 <= m; i += 8) {
-        const int64_t *j = index + i;
+        const int64_t *k = offset + i;
 #define OMK_ROW_PAIR(a, b)                                                                                             \
-    _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(rows[j[a]])), _mm256_loadu_pd(rows[j[b]]), 1)
+    _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(table + k[a])), _mm256_loadu_pd(table + k[b]), 1)
         const __m512d r01 = OMK_ROW_PAIR(0, 1), r23 = OMK_ROW_PAIR(2, 3), r45 = OMK_ROW_PAIR(4, 5),
                       r67 = OMK_ROW_PAIR(6, 7);
 #undef OMK_ROW_PAIR
@@ -70,9 +71,9 @@ static inline void omk_read_rows4(const double (*rows)[4], const int64_t *index,
     }
 #elif defined(__AVX2__)
     for (; i + 4 <= m; i += 4) {
-        const int64_t *j = index + i;
-        const __m256d r0 = _mm256_loadu_pd(rows[j[0]]), r1 = _mm256_loadu_pd(rows[j[1]]);
-        const __m256d r2 = _mm256_loadu_pd(rows[j[2]]), r3 = _mm256_loadu_pd(rows[j[3]]);
+        const int64_t *k = offset + i;
+        const __m256d r0 = _mm256_loadu_pd(table + k[0]), r1 = _mm256_loadu_pd(table + k[1]);
+        const __m256d r2 = _mm256_loadu_pd(table + k[2]), r3 = _mm256_loadu_pd(table + k[3]);
         const __m256d t0 = _mm256_unpacklo_pd(r0, r1),
                       t1 = _mm256_unpackhi_pd(r0, r1); /* {a0 a1 c0 c1}, {b0 b1 d0 d1} */
         const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
@@ -83,10 +84,10 @@ static inline void omk_read_rows4(const double (*rows)[4], const int64_t *index,
     }
 #endif
     for (; i < m; i++) {
-        out0[i] = rows[index[i]][0];
-        out1[i] = rows[index[i]][1];
-        out2[i] = rows[index[i]][2];
-        out3[i] = rows[index[i]][3];
+        out0[i] = table[offset[i]];
+        out1[i] = table[offset[i] + 1];
+        out2[i] = table[offset[i] + 2];
+        out3[i] = table[offset[i] + 3];
     }
 }
 
@@ -161,12 +162,12 @@ typedef struct {
         uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK]; /* element-wide: a narrower type would set the vector length */                  \
         double check[OMK_BLOCK];      /* fma(tail, factor, y): y is kept where the two agree */                        \
-        int64_t row_index[OMK_BLOCK];                                                                                  \
+        int64_t row_offset[OMK_BLOCK];                                                                                 \
         double aux[OMK_BLOCK], row0[OMK_BLOCK], row1[OMK_BLOCK], row2[OMK_BLOCK], row3[OMK_BLOCK];                     \
         if (OMK_READ_ROWS_APART) {                                                                                     \
             OMK_PRAGMA(omp simd)                                                                                       \
-            for (size_t i = 0; i < m; i++) row_index[i] = row_of(in[i], &aux[i]);                                      \
-            omk_read_rows4(rows, row_index, row0, row1, row2, row3, m);                                                \
+            for (size_t i = 0; i < m; i++) row_offset[i] = 4 * row_of(in[i], &aux[i]);                                 \
+            omk_read_rows4(&(rows)[0][0], row_offset, row0, row1, row2, row3, m);                                      \
         }                                                                                                              \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
