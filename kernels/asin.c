@@ -163,8 +163,9 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, int prec
 /* The same, reading the row itself (gathers when vectorized). */
 static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
     double t_hi;
-    const double *row = K_ASIN_ROT_ROWS[asin_rotation_row(ax, &t_hi)];
-    return asin_rotation_setup(ax, t_hi, precise, row[0], row[1], row[2], row[3]);
+    const int64_t j = asin_rotation_row(ax, &t_hi); /* indexed in full, as in cos_step_lookup */
+    return asin_rotation_setup(ax, t_hi, precise, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2],
+                               K_ASIN_ROT_ROWS[j][3]);
 }
 
 /* u = u_hi + 2 u_lo_half (the half spares an operation in asin_f64_fast). p_hi - n_hi b is exact: n_hi >= 1/2 makes
@@ -208,8 +209,9 @@ static inline int64_t asin_f64_row(double x, double *aux) { return asin_rotation
 
 static inline omk_f64_result asin_f64_fast(double x) {
     double t_hi;
-    const double *row = K_ASIN_ROT_ROWS[asin_f64_row(x, &t_hi)];
-    return asin_f64_fast_rows(x, t_hi, row[0], row[1], row[2], row[3]);
+    const int64_t j = asin_f64_row(x, &t_hi);
+    return asin_f64_fast_rows(x, t_hi, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2],
+                              K_ASIN_ROT_ROWS[j][3]);
 }
 
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */

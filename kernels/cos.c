@@ -210,8 +210,10 @@ typedef struct {
 } cos_step_entry;
 
 static inline cos_step_entry cos_step_lookup(uint64_t k) {
-    const double *row = K_COS_STEP_ROWS[k & 1023]; /* two's complement k mod 1024, also for negative k */
-    const cos_step_entry entry = {row[0], row[1], row[2], row[3]};
+    const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
+    /* indexed in full: through a row pointer GCC did not vectorize the loops that call this (the huge path) */
+    const cos_step_entry entry = {K_COS_STEP_ROWS[m][0], K_COS_STEP_ROWS[m][1], K_COS_STEP_ROWS[m][2],
+                                  K_COS_STEP_ROWS[m][3]};
     return entry;
 }
 
