@@ -96,13 +96,15 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
     return n;
 }
 
-int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, ulpb_hard_case *out) {
+int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, int threads,
+                          ulpb_hard_case *out) {
     enum { PER_START = 4 }; /* candidates per run, ranked again exactly: the long double ranking is coarse */
+    const int team = threads > 0 ? threads : omp_get_max_threads(); /* the same team frees the caches it filled */
     const ref_op rop = ulpb_ops[op].ref;
     const int per_start = PER_START < span ? PER_START : span;
     const size_t pool_size = (size_t)starts * (size_t)per_start;
     ulpb_hard_case *pool = malloc(pool_size * sizeof *pool);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
     for (int s = 0; s < starts; s++) {
         /* starting points from the runner's samplers: domain, huge or near k pi/2, near 1 or tiny */
         const int sampler = op == ULPB_OP_cos ? 2 + s % 3 : (s % 3 == 0 ? 2 : 3 + s % 3);
@@ -125,7 +127,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
             mine[k].distance =
                 k < kept ? midpoint_distance_exact(rop, double_from(mine[k].bits), &mine[k].expected) : INFINITY;
     }
-#pragma omp parallel
+#pragma omp parallel num_threads(team)
     ref_free_cache();
     qsort(pool, pool_size, sizeof *pool, by_distance);
     int n = 0;

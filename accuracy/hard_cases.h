@@ -19,7 +19,8 @@ typedef struct {
 
 /* Scans `span` consecutive doubles from each of `starts` seeded starting points, keeps the `keep`
  * closest to a midpoint, appends the structural cases; writes up to keep + ULPB_HARD_CASES_STRUCTURAL_MAX
- * rows to out and returns how many. */
-int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, ulpb_hard_case *out);
+ * rows to out and returns how many. threads: the OpenMP team size (0: the default); the rows do not depend on it. */
+int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, int threads,
+                          ulpb_hard_case *out);
 
 #endif

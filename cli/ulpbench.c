@@ -691,15 +691,12 @@ static int cmd_merge(int argc, char **argv) {
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
 static int cmd_hard_cases(int argc, char **argv) {
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
-                                         {"starts", required_argument, 0, 'n'},
-                                         {"span", required_argument, 0, 'w'},
-                                         {"keep", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},   {"starts", required_argument, 0, 'n'},
+                                         {"span", required_argument, 0, 'w'}, {"keep", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 's'}, {"threads", required_argument, 0, 't'},
+                                         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
-    unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED;
+    unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED, threads = 0;
     int c, option_index = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, &option_index)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
@@ -709,18 +706,23 @@ static int cmd_hard_cases(int argc, char **argv) {
         } else if (c == 's') {
             if (parse_json_integer(optarg, &seed))
                 return fail("hard-cases", "--seed needs an integer in 0..2^53, got '%s'", optarg);
+        } else if (c == 't') {
+            if (parse_u64(optarg, &threads) || threads == 0 || threads > 1024)
+                return fail("hard-cases", "--threads needs an integer in 1..1024, got '%s'", optarg);
         } else if (target) {
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
                 return fail("hard-cases", "--%s needs an integer in 1..1000000, got '%s'", opts[option_index].name,
                             optarg);
         } else if (c == 'h') {
             printf(
-                "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n\n"
+                "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n"
+                "                           [--threads T]\n\n"
                 "Searches binary64 inputs whose cos/asin lies closest to a rounding midpoint: M consecutive doubles\n"
                 "from each of N starting points drawn from the accuracy samplers (seed S), ranked with the long\n"
                 "double reference; prints the K closest per op, then the structural cases (reduction worst case,\n"
                 "omk's switch points), each measured exactly with MPFR. Output: the data table format of\n"
-                "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu).\n",
+                "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu). T threads (default: one\n"
+                "per core); the output does not depend on T.\n",
                 DEFAULT_SEED);
             return 0;
         } else
@@ -735,7 +737,8 @@ static int cmd_hard_cases(int argc, char **argv) {
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
-        const int n = ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep, rows);
+        const int n =
+            ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep, (int)threads, rows);
         for (int i = 0; i < n; i++) {
             uint64_t expected;
             memcpy(&expected, &rows[i].expected, sizeof expected);

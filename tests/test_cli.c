@@ -482,6 +482,7 @@ static void usage_errors_are_one_line(void **state) {
         {"hard-cases --bogus", "unknown option '--bogus'"},
         {"hard-cases --starts 0", "--starts needs an integer in 1..1000000, got '0'"},
         {"hard-cases --seed -1", "--seed needs an integer in 0..2^53"},
+        {"hard-cases --threads 0", "--threads needs an integer in 1..1024, got '0'"},
         /* seeds and counts are recorded as JSON numbers: beyond 2^53 they would be recorded wrong */
         {"accuracy --op cos --dtype f32 --seed 9007199254740993", "--seed needs an integer in 0..2^53"},
         {"bench --seed 18446744073709551615", "--seed needs an integer in 0..2^53"},
@@ -508,6 +509,16 @@ static void usage_errors_are_one_line(void **state) {
     /* the default seed (and 0) are seeds like any other */
     assert_int_equal(run("hard-cases --op asin --seed 20261130 --starts 1 --span 1 --keep 1"), 0);
     assert_int_equal(run("hard-cases --op asin --seed 0 --starts 1 --span 1 --keep 1"), 0);
+    /* the table does not depend on the thread count (only the recorded command differs: line 2) */
+    assert_int_equal(run("hard-cases --starts 40 --span 64 --keep 6 --threads 1"), 0);
+    char *one = slurp(path("out.txt"));
+    assert_int_equal(run("hard-cases --starts 40 --span 64 --keep 6 --threads 2"), 0);
+    char *two = slurp(path("out.txt"));
+    const char *rest_one = strchr(strchr(one, '\n') + 1, '\n'), *rest_two = strchr(strchr(two, '\n') + 1, '\n');
+    assert_non_null(rest_one);
+    assert_non_null(rest_two);
+    assert_string_equal(rest_one, rest_two);
+    free(one), free(two);
 }
 
 /* An output that cannot be written is refused before the run (nothing on stdout, which gets the
