@@ -163,7 +163,7 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, int prec
 /* The same, reading the row itself (gathers when vectorized). */
 static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
     double t_hi;
-    const int64_t j = asin_rotation_row(ax, &t_hi); /* indexed in full, as in cos_step_lookup */
+    const int64_t j = asin_rotation_row(ax, &t_hi); /* indexed in full, as in OMK_DEFINE_F64_FAST */
     return asin_rotation_setup(ax, t_hi, precise, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2],
                                K_ASIN_ROT_ROWS[j][3]);
 }
@@ -207,12 +207,8 @@ static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double ro
 /* The first stage of asin_f64_fast_rows: the row index, and t_hi in *aux. */
 static inline int64_t asin_f64_row(double x, double *aux) { return asin_rotation_row(fabs(x), aux); }
 
-static inline omk_f64_result asin_f64_fast(double x) {
-    double t_hi;
-    const int64_t j = asin_f64_row(x, &t_hi);
-    return asin_f64_fast_rows(x, t_hi, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2],
-                              K_ASIN_ROT_ROWS[j][3]);
-}
+#define asin_F64_ROWS K_ASIN_ROT_ROWS
+OMK_DEFINE_F64_FAST(asin)
 
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */
 static double asin_f64_dd(double x, double *tail) {
@@ -339,7 +335,6 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
  * (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21 elsewhere, and
  * t to about 2^-76: 2^-71.5). It sends about 1 lane in 24,000 to asin_f64_accurate. */
 #define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-68)
-#define asin_F64_ROWS            K_ASIN_ROT_ROWS
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
 static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }

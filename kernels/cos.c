@@ -211,7 +211,7 @@ typedef struct {
 
 static inline cos_step_entry cos_step_lookup(uint64_t k) {
     const uint64_t m = k & 1023; /* two's complement k mod 1024, also for negative k */
-    /* indexed in full: through a row pointer GCC did not vectorize the loops that call this (the huge path) */
+    /* indexed in full, as in OMK_DEFINE_F64_FAST */
     const cos_step_entry entry = {K_COS_STEP_ROWS[m][0], K_COS_STEP_ROWS[m][1], K_COS_STEP_ROWS[m][2],
                                   K_COS_STEP_ROWS[m][3]};
     return entry;
@@ -257,12 +257,8 @@ static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double a_hi
     return cos_table_step_row(hi, lo, a_hi, a_lo, b_hi, b_lo);
 }
 
-static inline omk_f64_result cos_f64_fast(double x) {
-    double hi, lo;
-    const uint64_t k = omk_bits64(reduce_by_pio512(x, &hi, &lo));
-    return cos_table_step(k, hi, lo);
-}
 #define cos_F64_ROWS K_COS_STEP_ROWS
+OMK_DEFINE_F64_FAST(cos)
 
 /* binary64 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
  * Payne-Hanek in binary64 for the table step, t = |x| 2/pi mod 4, then x = k pi/512 + r with

@@ -234,11 +234,23 @@ static inline float omk_float_from_bits(uint32_t u) {
     return x;
 }
 
+/* op##_f64_fast(x) from its two stages, so that the one-element path and the three passes of the vector loops
+ * compute the same thing by construction. The rows are indexed in full: through a row pointer GCC did not vectorize
+ * the loops that call it (the second pass). */
+#define OMK_DEFINE_F64_FAST(op)                                                                                        \
+    static inline omk_f64_result op##_f64_fast(double x) {                                                             \
+        double aux;                                                                                                    \
+        const int64_t j = op##_f64_row(x, &aux);                                                                       \
+        return op##_f64_fast_rows(x, aux, op##_F64_ROWS[j][0], op##_F64_ROWS[j][1], op##_F64_ROWS[j][2],               \
+                                  op##_F64_ROWS[j][3]);                                                                \
+    }
+
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize (binary64:
  *                                        value + tail, omk_f64_result);
- *   op##_f64_row(x, &aux), op##_F64_ROWS, op##_f64_fast_rows(x, aux, row[0..3])  op##_f64_fast in two stages:
- *                                        its table row's index (and one value carried over), then the rest;
+ *   op##_f64_row(x, &aux), op##_F64_ROWS, op##_f64_fast_rows(x, aux, row[0..3])  op##_f64_fast in two stages
+ *                                        (OMK_DEFINE_F64_FAST): its table row's index (and one value carried
+ *                                        over), then the rest;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
