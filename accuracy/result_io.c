@@ -57,6 +57,7 @@ cJSON *ulpb_environment_json(void) {
     /* which of omk's ISA builds ran (after OMK_ISA): results differ in speed, and a report
      * should name what it measured */
     cJSON_AddStringToObject(env, "omk_isa", omk_isa_in_use());
+    cJSON_AddStringToObject(env, "omk_half16", omk_half16_method()); /* table or compute (OMK_HALF16) */
     cJSON_AddStringToObject(env, "ulpbench", ULPB_VERSION);
     return env;
 }

@@ -301,11 +301,11 @@ static void command_line(FILE *f, const char *command) {
 
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
-    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build).\n",
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s).\n",
             cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
             cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
             cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring,
-            cJSON_GetObjectItem(env, "omk_isa")->valuestring);
+            cJSON_GetObjectItem(env, "omk_isa")->valuestring, cJSON_GetObjectItem(env, "omk_half16")->valuestring);
     cJSON_Delete(env);
 }
 

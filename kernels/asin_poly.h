@@ -3,7 +3,7 @@
  *
  * On |x| <= 1/2, with z = x^2 and binary64 coefficients (Sollya fpminimax):
  *   asin x ~ x + x^3 A(z),  A(z) = K_ASIN_POLY[0] + K_ASIN_POLY[1] z + ...
- * (likewise for K_ASIN_POLY_F32). Errors are rigorous bounds (Sollya supnorm) on the relative
+ * (likewise for K_ASIN_POLY_F32, and K_ASIN_POLY_H with binary32 coefficients). Errors are rigorous bounds (Sollya supnorm) on the relative
  * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_ASIN_POLY_H
 #define OMK_ASIN_POLY_H
@@ -42,6 +42,16 @@ static const double K_ASIN_POLY_F32[] = {
     0x1.056f90aaf02f1p-5,
 };
 #define K_ASIN_POLY_F32_COUNT 9
+
+/* K_ASIN_POLY_H: A(z) for asin x, binary32 (16-bit kernels), 4 coefficients (degree 3 in z = x^2, 9 in x).
+   Relative error of the whole approximation <= 2^-23.41 (target 2^-22.00; with 3 coefficients: 2^-19.13). */
+static const float K_ASIN_POLY_H[] = {
+    0x1.554fa2p-3,
+    0x1.34dc56p-4,
+    0x1.47f5c4p-5,
+    0x1.993a88p-5,
+};
+#define K_ASIN_POLY_H_COUNT 4
 
 /* asin u = u + u^3 Q(u^2) on |u| <= 2^-8.4 (the rotation step's series): K_ASIN_ROT_POLY for the fast
  * path; K_ASIN_ROT_MID_POLY, asin u = u + u^3/6 + u^5 R(u^2), for the double-double middle phase. */

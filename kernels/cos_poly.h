@@ -4,7 +4,7 @@
  * On |r| <= pi/4 * 1.0001, with z = r^2 and binary64 coefficients (Sollya fpminimax):
  *   cos r ~ 1 - r^2/2 + r^4 C(z),  C(z) = K_COS_POLY[0] + K_COS_POLY[1] z + ...
  *   sin r ~ r + r^3 S(z),          S(z) = K_SIN_POLY[0] + K_SIN_POLY[1] z + ...
- * K_SIN_POLY_F32: the same form for sin on |r| <= pi/2 * 1.0001. Errors are rigorous bounds (Sollya supnorm) on the relative
+ * K_SIN_POLY_F32 (and K_SIN_POLY_H, binary32 coefficients): the same form for sin on |r| <= pi/2 * 1.0001. Errors are rigorous bounds (Sollya supnorm) on the relative
  * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_COS_POLY_H
 #define OMK_COS_POLY_H
@@ -49,6 +49,16 @@ static const double K_SIN_POLY_F32[] = {
     0x1.52db3368857afp-33,
 };
 #define K_SIN_POLY_F32_COUNT 6
+
+/* K_SIN_POLY_H: S(z) for sin r, |r| <= pi/2 * 1.005, binary32 (16-bit kernels), 4 coefficients (degree 3 in z = r^2, 9 in r).
+   Relative error of the whole approximation <= 2^-27.14 (target 2^-22.00; with 3 coefficients: 2^-19.72). */
+static const float K_SIN_POLY_H[] = {
+    -0x1.55554cp-3,
+    0x1.110ed6p-7,
+    -0x1.9f6facp-13,
+    0x1.5db12cp-19,
+};
+#define K_SIN_POLY_H_COUNT 4
 
 /* K_COS_SMALL_POLY: C(z) for cos r, |r| <= pi/1024 (binary64 table path), 2 coefficients (degree 1 in z = r^2, 6 in r).
    Relative error of the whole approximation <= 2^-87.80 (target 2^-75.00; with 1 coefficients: 2^-62.81). */

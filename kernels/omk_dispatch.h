@@ -20,6 +20,10 @@ const char *omk_isa_name(omk_isa isa);
 /* The build the public entry points use (after OMK_ISA). */
 omk_isa omk_isa_selected(void);
 
+/* Whether the vector builds' 16-bit kernels compute (OMK_ARRAY_LOOP_16) rather than read their tables (see
+ * omk_half16_method in omk.h). */
+bool omk_half16_compute(void);
+
 /* Per-ISA builds of every kernel: omk_cos_f32_avx2, ... */
 #define OMK_DECLARE_BUILD(isa, op, dtype, ctype)                  void omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);
 #define OMK_DECLARE_BUILD_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_DECLARE_BUILD, isa, OMK_UNPACK kernel)

@@ -14,6 +14,12 @@ static const double K_PIO2_4 = 0x1.129024e088a68p-123;
 /* pi/2 as a double-double: K_PIO2_HI = RN(pi/2). */
 static const double K_PIO2_HI = 0x1.921fb54442d18p0;
 static const double K_PIO2_LO = 0x1.1a62633145c07p-54;
+/* binary32 constants of the 16-bit kernels: 1/pi, and pi/2 = K_PIO2_F32_1 + K_PIO2_F32_2 + O(2^-49), each part
+   rounded to binary32. For an odd q < 2^17 and 1 <= |x| < 2^16 with at most 24 significant bits,
+   fma(-q, K_PIO2_F32_1, x) is exact: a multiple of 2^-23 below 2 (or of ulp(x) when that is larger). */
+static const float K_ONE_OVER_PI_F32 = 0x1.45f306p-2;
+static const float K_PIO2_F32_1 = 0x1.921fb6p0;
+static const float K_PIO2_F32_2 = -0x1.777a5cp-25;
 /* Table step of the binary64 cos fast path: x = k pi/512 + r, pi/512 = K_PIO512_1 + K_PIO512_2 + K_PIO512_3
    + O(2^-166). For |x| < 2^20, fma(-k, K_PIO512_1, x) is exact: a multiple of 2^-61 (or of ulp(x)) below 2^-8. */
 static const double K_512_OVER_PI = 0x1.45f306dc9c883p7;

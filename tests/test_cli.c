@@ -708,9 +708,10 @@ static void results_name_the_omk_build(void **state) {
     assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/i.json --markdown $D/i.md"), 0);
     cJSON *doc = load_json("i.json");
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"), selected);
+    assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_half16"), omk_half16_method());
     cJSON_Delete(doc);
     char *md = slurp(path("i.md")), want[64];
-    snprintf(want, sizeof want, "(%s build)", selected);
+    snprintf(want, sizeof want, "(%s build, 16-bit types: %s)", selected, omk_half16_method());
     if (!strstr(md, want)) fail_msg("no '%s' in the Markdown environment line", want);
     free(md);
 
@@ -723,7 +724,7 @@ static void results_name_the_omk_build(void **state) {
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "omk_isa"), "scalar");
     cJSON_Delete(doc);
     md = slurp(path("i.md"));
-    assert_non_null(strstr(md, "(scalar build)"));
+    assert_non_null(strstr(md, "(scalar build, 16-bit types: table)"));
     free(md);
 }
 

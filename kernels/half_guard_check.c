@@ -1,0 +1,50 @@
+/* Proof run for the rounding guard of the 16-bit kernels' binary32 path (OMK_ARRAY_LOOP_16), over every binary16
+ * and bfloat16 input it takes: the largest distance between op_h_fast's binary32 result and the double-double
+ * evaluation (error below 2^-60), in units of the rounding key (binary32 ulps of the result, or of the smallest
+ * 16-bit subnormal's key unit below the normal range), must stay below half the guard, so every lane the key does
+ * not flag narrows correctly. Also prints how many lanes the key flags. The results themselves are checked against
+ * MPFR on all 65,536 inputs of every ISA build by test_exhaustive and test_isa. Runs in ctest (a fraction of a
+ * second): ./build/half_guard_check */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "asin.c"
+#include "cos.c"
+
+typedef float (*half_fast_fn)(float);
+typedef double (*dd_fn)(double, double *);
+
+static int check(const char *name, int mant_bits, int exp_bias, double (*widen)(uint16_t), half_fast_fn fast, dd_fn dd,
+                 uint32_t limit_bits, uint32_t guard) {
+    const double smallest_unit = ldexp(1.0, -exp_bias - 22);
+    const uint32_t shift = 23 - (uint32_t)mant_bits, near_mask = ((1u << shift) - 1) & ~(2 * guard - 1);
+    const uint32_t offset = (1u << (shift - 1)) + guard;
+    const float narrow = omk_float_from_bits((uint32_t)exp_bias << 23);
+    double worst = 0;
+    uint32_t worst_bits = 0, covered = 0, flagged = 0;
+    for (uint32_t a = 0; a < limit_bits; a++) {
+        const double ax = widen((uint16_t)a);
+        double lo;
+        const double hi = dd(ax, &lo);
+        const float r = fast((float)ax);
+        const double exact_abs = fabs(hi), ulp32 = ldexp(1.0, ilogb(exact_abs) - 23);
+        const double unit = ulp32 > smallest_unit ? ulp32 : smallest_unit;
+        const double distance = fabs(((double)r - hi) - lo) / unit;
+        if (distance > worst) worst = distance, worst_bits = a;
+        flagged += ((omk_bits32(r * narrow) + offset) & near_mask) == 0; /* as OMK_ARRAY_LOOP_16 */
+        covered++;
+    }
+    printf("%s: %" PRIu32 " inputs |x| < limit, max distance %.3f key units (guard %" PRIu32
+           ") at |x| bits 0x%04" PRIx32 "; %" PRIu32 " flagged (%.3f%%)\n",
+           name, covered, worst, guard, worst_bits, flagged, 100.0 * flagged / covered);
+    return worst < guard / 2.0 ? 0 : 1;
+}
+
+int main(void) {
+    int failed = check("cos f16", 10, 15, omk_f16_to_double, cos_h_fast, cos_f64_dd, cos_F16_LIMIT_BITS, cos_H_GUARD);
+    failed |= check("cos bf16", 7, 127, omk_bf16_to_double, cos_h_fast, cos_f64_dd, cos_BF16_LIMIT_BITS, cos_H_GUARD);
+    failed |= check("asin f16", 10, 15, omk_f16_to_double, asin_h_fast, asin_f64_dd, asin_F16_LIMIT_BITS, asin_H_GUARD);
+    failed |=
+        check("asin bf16", 7, 127, omk_bf16_to_double, asin_h_fast, asin_f64_dd, asin_BF16_LIMIT_BITS, asin_H_GUARD);
+    return failed;
+}
