@@ -353,7 +353,6 @@ static inline float asin_h_fast(float ax) {
     const float asin_v = fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
     return ax >= 0.5f ? fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;
 }
-#define asin_H_SIGNED        0 /* asin_h_fast returns asin |x| */
 #define asin_H_GUARD         8u
 #define asin_F16_LIMIT_BITS  0x3c01u /* |x| > 1, NaN and infinities read the table */
 #define asin_BF16_LIMIT_BITS 0x3f81u

@@ -495,7 +495,6 @@ static inline float cos_h_fast(float ax) {
     const float d_signed = omk_float_from_bits(omk_bits32(d) ^ (omk_bits32(shifted) << 31)), z = d * d;
     return fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);
 }
-#define cos_H_SIGNED        1
 #define cos_H_GUARD         16u
 #define cos_F16_LIMIT_BITS  0x7c00u /* infinities and NaN read the table */
 #define cos_BF16_LIMIT_BITS 0x4780u /* |x| >= 2^16 (and infinities, NaN) read the table */
