@@ -301,22 +301,28 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
     size_t i = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     const int binary16 = mant_bits == 10 && exp_bias == 15, bfloat16 = mant_bits == 7 && exp_bias == 127;
-    const __m256i magnitude = _mm256_set1_epi16(0x7fff), limit = _mm256_set1_epi16((short)limit_bits),
-                  sign = _mm256_set1_epi16((short)odd_sign);
-    for (; (binary16 || bfloat16) && i + 16 <= m; i += 16) {
-        const __m512 ri = _mm512_loadu_ps(r + i);
-        const __m512i u = _mm512_add_epi32(_mm512_castps_si512(_mm512_mul_ps(ri, _mm512_set1_ps(scale))),
-                                           _mm512_set1_epi32((int)offset));
-        const __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(in + i));
-        __m256i v;
+    const __m512i magnitude = _mm512_set1_epi16(0x7fff), limit = _mm512_set1_epi16((short)limit_bits),
+                  sign = _mm512_set1_epi16((short)odd_sign), near = _mm512_set1_epi32((int)near_mask),
+                  half_guard = _mm512_set1_epi32((int)offset);
+    const __m512 scale_v = _mm512_set1_ps(scale);
+    for (; (binary16 || bfloat16) && i + 32 <= m; i += 32) { /* 32 lanes: one 16-bit compare, one mask test */
+        const __m512 r0 = _mm512_loadu_ps(r + i), r1 = _mm512_loadu_ps(r + i + 16);
+        const __m512i u0 = _mm512_add_epi32(_mm512_castps_si512(_mm512_mul_ps(r0, scale_v)), half_guard);
+        const __m512i u1 = _mm512_add_epi32(_mm512_castps_si512(_mm512_mul_ps(r1, scale_v)), half_guard);
+        const __m512i h = _mm512_loadu_si512((const void *)(in + i));
+        __m512i v;
         if (binary16)
-            v = _mm512_cvtps_ph(ri, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        else
-            v = _mm512_cvtepi32_epi16(_mm512_srli_epi32(u, shift)); /* bfloat16: the sign comes along */
-        _mm256_storeu_si256((__m256i *)(void *)(out + i), _mm256_xor_si256(v, _mm256_and_si256(h, sign)));
-        const uint32_t redo = _mm512_testn_epi32_mask(u, _mm512_set1_epi32((int)near_mask)) |
-                              _mm256_cmpge_epu16_mask(_mm256_and_si256(h, magnitude), limit);
-        for (uint32_t lanes = redo; lanes; lanes &= lanes - 1) {
+            v = _mm512_inserti64x4(
+                _mm512_castsi256_si512(_mm512_cvtps_ph(r0, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                _mm512_cvtps_ph(r1, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), 1);
+        else /* bfloat16: the sign comes along */
+            v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(_mm512_srli_epi32(u0, shift))),
+                                   _mm512_cvtepi32_epi16(_mm512_srli_epi32(u1, shift)), 1);
+        _mm512_storeu_si512((void *)(out + i), _mm512_ternarylogic_epi32(v, h, sign, 0x78)); /* v ^ (h & sign) */
+        const __mmask32 near_midpoint =
+            _mm512_kunpackw(_mm512_testn_epi32_mask(u1, near), _mm512_testn_epi32_mask(u0, near));
+        uint32_t lanes = near_midpoint | _mm512_cmpge_epu16_mask(_mm512_and_si512(h, magnitude), limit);
+        for (; lanes; lanes &= lanes - 1) {
             const size_t j = i + (size_t)__builtin_ctz(lanes);
             if (!lookup) lookup = table();
             out[j] = lookup[in[j] & 0x7fff] ^ (in[j] & odd_sign);
