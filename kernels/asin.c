@@ -31,14 +31,14 @@
  *   from its double-double. Measured: the fast path stays within 576.05 binary64 ulps of the
  *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
  *   (ulpbench accuracy --op asin --dtype f32 --exhaustive).
- * binary16, bfloat16: table lookup (table16.c) over |x|, sign applied after; the table filled
- *   from asin_f64_dd's result rounded once. The AVX-512 build on AMD CPUs (omk_half16_method) computes instead, for
- *   |x| <= 1 (asin_h_fast): the binary32 split above in binary32 with K_ASIN_POLY_H (degree 9, 2^-23.41), within 2.83
- *   (binary16) and 2.74 (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest),
- *   narrowed with a rounding test of guard 8 ulps; the lanes it rejects (9 of the 15,361 binary16 magnitudes up to 1,
- *   no bfloat16 one) and the rest read the table. Correctly rounded on all 65,536 inputs either way, max 0.500 ULP
- *   (f16) and 0.499 (bf16) (ulpbench accuracy --op asin --dtype f16 --impl omk, and --dtype bf16; ctest holds every
- *   ISA build and both methods to the scalar build on every input).
+ * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| <= 1 (asin_h_fast, OMK_ARRAY_LOOP_16): the
+ *   binary32 split above in binary32 with K_ASIN_POLY_H (degree 9, 2^-23.41); within 2.83 (binary16) and 2.74
+ *   (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed with a
+ *   rounding test of guard 8 ulps. The lanes it rejects (9 of the 15,361 binary16 magnitudes up to 1, no bfloat16
+ *   one), |x| > 1, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over |x|, filled
+ *   from asin_f64_dd's result rounded once; the sign goes on after. Correctly rounded on all 65,536 inputs either
+ *   way, max 0.500 ULP (f16) and 0.499 (bf16) (ulpbench accuracy --op asin --dtype f16 --impl omk, and --dtype
+ *   bf16; ctest holds every ISA build and both methods to the scalar build on every input).
  * Special values: NaN -> quiet NaN, |x| > 1 -> NaN, +-0 -> +-0, +-1 -> +-pi/2 correctly rounded,
  *   subnormals exact.
  */

@@ -34,14 +34,14 @@
  *   through cos_f64_dd and rounded from its double-double. Measured: the fast path stays within
  *   618.32 binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of
  *   2^32 inputs misrounded (ulpbench accuracy --op cos --dtype f32 --exhaustive).
- * binary16, bfloat16: table lookup (table16.c), the table filled from the binary64
- *   result rounded once (never through binary32, which rounds twice). The AVX-512 build on AMD CPUs
- *   (omk_half16_method) computes instead, for |x| < 2^16 (cos_h_fast): binary32 reduction by two parts of pi/2,
- *   sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14), within 4.19 (binary16) and 2.00 (bfloat16) binary32 ulps of
- *   the result on every input (./build/half_guard_check, in ctest), narrowed with a rounding test of guard 16 ulps;
- *   the lanes it rejects (100 of the 31,744 finite binary16 magnitudes, 1 bfloat16 one) and the rest read the table.
- *   Correctly rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl
- *   omk, and --dtype bf16; ctest holds every ISA build and both methods to the scalar build on every input).
+ * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| < 2^16 (cos_h_fast, OMK_ARRAY_LOOP_16):
+ *   reduction by two parts of pi/2, sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14); within 4.19 (binary16)
+ *   and 2.00 (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed
+ *   with a rounding test of guard 16 ulps. The lanes it rejects (100 of the 31,744 finite binary16 magnitudes, 1
+ *   bfloat16 one), the rest, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over
+ *   |x|, filled from the binary64 result rounded once (never through binary32, which rounds twice). Correctly
+ *   rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
+ *   --dtype bf16; ctest holds every ISA build and both methods to the scalar build on every input).
  * Special values: NaN -> quiet NaN, +-inf -> NaN, +-0 -> 1.
  */
 #include <stdint.h>

@@ -69,21 +69,16 @@ uint16_t omk_f32_to_bf16(float f) { return omk_double_to_bf16((double)f); }
 
 const char *omk_isa_in_use(void) { return omk_isa_name(omk_isa_selected()); }
 
-/* Decided once (a relaxed race only repeats the same decision). On AMD Zen 5, 16-bit table reads (gathers) reach
- * about 2.8 elements/ns, the binary32 path 3.3 to 4.8 (ulpbench bench); on the Intel Xeon measured before, the table
- * was 1.6 to 2 times as fast as the binary32 pipelines of libmvec and SLEEF. */
+/* Decided once (a relaxed race only repeats the same decision). On AMD Zen 5 the binary32 path runs about twice as fast
+ * as the table's gathers (ulpbench bench with OMK_HALF16=table and without). Not measured on Intel, where the table
+ * ran 1.6 to 2 times the peers' binary32 pipelines (commit c7da820): the arithmetic costs about the same there, and
+ * gathers may cost more since the Gather Data Sampling microcode (2023). */
 bool omk_half16_compute(void) {
     static _Atomic int decided = -1;
     int compute = atomic_load_explicit(&decided, memory_order_relaxed);
     if (compute < 0) {
         const char *forced = getenv("OMK_HALF16");
-        __builtin_cpu_init();
-        if (forced && strcmp(forced, "table") == 0)
-            compute = 0;
-        else if (forced && strcmp(forced, "compute") == 0)
-            compute = 1;
-        else
-            compute = __builtin_cpu_is("amd") != 0;
+        compute = !(forced && strcmp(forced, "table") == 0);
         atomic_store_explicit(&decided, compute, memory_order_relaxed);
     }
     return compute;

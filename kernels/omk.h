@@ -41,11 +41,10 @@ uint16_t omk_f32_to_bf16(float f);
  * supports, or the one the OMK_ISA environment variable forces). Every build gives the same bits. */
 const char *omk_isa_in_use(void);
 
-/* How that build runs the binary16 and bfloat16 kernels: "table" (one load per element from a 32,768-entry result
- * table per kernel, filled at first use) or "compute" (binary32 arithmetic with a rounding test; the table serves only
- * the few lanes the test cannot settle). The AVX-512 build computes on AMD CPUs, where a gathered load costs more than
- * the arithmetic, and reads the table on others; OMK_HALF16=table or OMK_HALF16=compute in the environment forces one
- * (other values are ignored). The scalar and AVX2 builds always read the table. Every choice gives the same bits. */
+/* How that build runs the binary16 and bfloat16 kernels: "compute" (binary32 arithmetic with a rounding test; a
+ * 32,768-entry result table per kernel, filled at first use, serves only the few lanes the test cannot settle) in the
+ * AVX-512 build, "table" (one table load per element) in the scalar and AVX2 builds, or in the AVX-512 build when
+ * the environment sets OMK_HALF16=table. Every choice gives the same bits. */
 const char *omk_half16_method(void);
 
 /* Version of the library, "MAJOR.MINOR.PATCH". */

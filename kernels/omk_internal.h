@@ -208,9 +208,10 @@ typedef struct {
     }
 
 /* Whether this build's 16-bit kernels can compute in binary32 (OMK_ARRAY_LOOP_16) rather than read their tables:
- * the AVX-512 build, and then only where omk_half16_compute() (omk.c) says so. Both are correctly rounded, so they
- * agree. The AVX2 build always reads the table: on AMD Zen 5 its 8-lane gathers reached 2.3 to 3.1 elements/ns and
- * GCC's AVX2 code for the binary32 path only 1.4 to 1.8 (no mask registers for the compares and blends). */
+ * the AVX-512 build, unless omk_half16_compute() (omk.c) says otherwise (OMK_HALF16=table). Both are correctly
+ * rounded, so they agree. The AVX2 build reads the table: on AMD Zen 5 its 8-lane gathers reached 2.3 to 3.1
+ * elements/ns, GCC's AVX2 code for an earlier form of the binary32 path (conversions inside the vectorized loop) only
+ * 1.4 to 1.8. */
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 #define OMK_HALF_COMPUTE 1
 #else
@@ -223,8 +224,8 @@ typedef struct {
  * vectorized pass replaces it by fast(|x|), the result in binary32 (signed for cos) within guard/2 binary32 ulps for
  * |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit format, testing whether the rounding is
  * the correct one; the lanes it cannot settle read the table (table() gives it). Splitting the conversions off the
- * vectorized pass lets them use the conversion instructions (on AMD Zen 5, binary16 cos went from 0.81 to 0.92 times
- * libmvec's throughput with the widening alone). odd_sign as in omk_lookup16. */
+ * vectorized pass lets them use the conversion instructions and test 32 lanes at a time (on AMD Zen 5, binary16 cos
+ * went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16. */
 #define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, limit_bits, guard, odd_sign, table)                      \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
         const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
