@@ -34,7 +34,7 @@
  * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| <= 1 (asin_h_fast, OMK_ARRAY_LOOP_16): the
  *   binary32 split above in binary32 with K_ASIN_POLY_H (degree 9, 2^-23.41); within 2.83 (binary16) and 2.74
  *   (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed with a
- *   rounding test of guard 8 ulps. The lanes it rejects (9 of the 15,361 binary16 magnitudes up to 1, no bfloat16
+ *   rounding test of guard 4 ulps. The lanes it rejects (2 of the 15,361 binary16 magnitudes up to 1, no bfloat16
  *   one), |x| > 1, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over |x|, filled
  *   from asin_f64_dd's result rounded once; the sign goes on after. Correctly rounded on all 65,536 inputs either
  *   way, max 0.500 ULP (f16) and 0.499 (bf16) (ulpbench accuracy --op asin --dtype f16 --impl omk, and --dtype
@@ -346,14 +346,14 @@ static inline float asin_f32_finish(float x, float magnitude) { return copysignf
 
 /* binary16 and bfloat16 in the AVX-512 build (OMK_ARRAY_LOOP_16): the binary32 split in plain binary32 arithmetic,
  * asin |x| = v + v^3 A(z) with K_ASIN_POLY_H (2^-23.41) or pi/2 - 2 asin s, s = sqrtf((1 - |x|)/2) (exact argument).
- * Within asin_H_GUARD/2 binary32 ulps of the result on every 16-bit input (half_guard_check). */
+ * Closer than asin_H_GUARD binary32 ulps to the result on every 16-bit input (half_guard_check). */
 static inline float asin_h_fast(float ax) {
     const float w = fmaf(-0.5f, ax, 0.5f), s = sqrtf(w), ax2 = ax * ax;
     const float v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
     const float asin_v = fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
     return ax >= 0.5f ? fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;
 }
-#define asin_H_GUARD         8u
+#define asin_H_GUARD         4u
 #define asin_F16_LIMIT_BITS  0x3c01u /* |x| > 1, NaN and infinities read the table */
 #define asin_BF16_LIMIT_BITS 0x3f81u
 

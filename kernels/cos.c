@@ -37,7 +37,7 @@
  * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| < 2^16 (cos_h_fast, OMK_ARRAY_LOOP_16):
  *   reduction by two parts of pi/2, sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14); within 4.19 (binary16)
  *   and 2.00 (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed
- *   with a rounding test of guard 16 ulps. The lanes it rejects (100 of the 31,744 finite binary16 magnitudes, 1
+ *   with a rounding test of guard 8 ulps. The lanes it rejects (52 of the 31,744 finite binary16 magnitudes, no
  *   bfloat16 one), the rest, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over
  *   |x|, filled from the binary64 result rounded once (never through binary32, which rounds twice). Correctly
  *   rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
@@ -484,9 +484,9 @@ static inline float cos_f32_finish(float x, float y) {
 /* binary16 and bfloat16 in the AVX-512 build (OMK_ARRAY_LOOP_16), |x| < 2^16, in binary32: cos x = (-1)^k sin d',
  * d = x - (2k - 1) pi/2 and d' = (-1)^k d, with k = rint(x/pi + 1/2) from a binary32 quotient (which may pick the
  * neighbouring k: |d| <= pi/2 * 1.005), reduced in two fmas by two parts of pi/2 (trig_reduce.h; the first is exact,
- * and a third part, 2^-49 relative, is not needed for guard 16: 4.19 ulps at most with two, 2.10 with three),
+ * and a third part, 2^-49 relative, is not needed for guard 8: 4.19 ulps at most with two, 2.10 with three),
  * sin d' = d' + d'^3 S(d'^2) with K_SIN_POLY_H (2^-27.14). The parity of k, the last bit of the rounded quotient,
- * shifts straight into the sign bit. Within cos_H_GUARD/2 binary32 ulps of the result on every 16-bit input
+ * shifts straight into the sign bit. Closer than cos_H_GUARD binary32 ulps of the result on every 16-bit input
  * (half_guard_check). */
 static inline float cos_h_fast(float ax) {
     const float shifted = fmaf(ax, K_ONE_OVER_PI_F32, 0.5f) + 0x1.8p23f; /* 0x1.8p23 + k: k in the low bits */
@@ -495,7 +495,7 @@ static inline float cos_h_fast(float ax) {
     const float d_signed = omk_float_from_bits(omk_bits32(d) ^ (omk_bits32(shifted) << 31)), z = d * d;
     return fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);
 }
-#define cos_H_GUARD         16u
+#define cos_H_GUARD         8u
 #define cos_F16_LIMIT_BITS  0x7c00u /* infinities and NaN read the table */
 #define cos_BF16_LIMIT_BITS 0x4780u /* |x| >= 2^16 (and infinities, NaN) read the table */
 

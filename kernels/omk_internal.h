@@ -221,23 +221,30 @@ typedef struct {
 
 /* The 16-bit loop of the AVX-512 build, for a format with mant_bits fraction bits and exponent bias exp_bias
  * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact), a
- * vectorized pass replaces it by fast(|x|), the result in binary32 (signed for cos) within guard/2 binary32 ulps for
+ * vectorized pass replaces it by fast(|x|), the result in binary32 (signed for cos) closer than guard binary32 ulps for
  * |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit format, testing whether the rounding is
  * the correct one; the lanes it cannot settle read the table (table() gives it). Splitting the conversions off the
  * vectorized pass lets them use the conversion instructions and test 32 lanes at a time (on AMD Zen 5, binary16 cos
  * went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16. */
 #define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, limit_bits, guard, odd_sign, table)                      \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
-        const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
-        uint16_t copy[OMK_BLOCK], *out = (y) + start;                                                                  \
-        const uint16_t *in = (x) + start;                                                                              \
-        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(uint16_t))) in = memcpy(copy, in, m * sizeof(uint16_t));    \
-        float wide[OMK_BLOCK];                                                                                         \
-        omk_widen16(in, wide, m, mant_bits, exp_bias);                                                                 \
-        OMK_PRAGMA(omp simd)                                                                                           \
-        for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                                        \
-        omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, guard, odd_sign, table);                       \
-    }
+    do {                                                                                                               \
+        omk_redo16 redo;                                                                                               \
+        redo.count = 0;                                                                                                \
+        for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                      \
+            const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                            \
+            uint16_t copy[OMK_BLOCK], *out = (y) + start;                                                              \
+            const uint16_t *in = (x) + start;                                                                          \
+            if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(uint16_t)))                                             \
+                in = memcpy(copy, in, m * sizeof(uint16_t));                                                           \
+            float wide[OMK_BLOCK];                                                                                     \
+            omk_widen16(in, wide, m, mant_bits, exp_bias);                                                             \
+            OMK_PRAGMA(omp simd)                                                                                       \
+            for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                                    \
+            omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, guard, odd_sign, &redo, start);            \
+            if (redo.count > OMK_REDO16_CAPACITY - OMK_BLOCK) omk_redo16_apply(&redo, (y), table(), odd_sign);         \
+        }                                                                                                              \
+        if (redo.count) omk_redo16_apply(&redo, (y), table(), odd_sign);                                               \
+    } while (0)
 
 /* The rounding-test factor of OMK_ARRAY_LOOP_F64 for the error bound eps (2^-80 <= eps <= 2^-56). */
 #define OMK_ROUNDING_FACTOR(eps) (1.0 + 0x1p54 * (eps) * (1.0 + 2.0 * 0x1p54 * (eps)))
@@ -285,20 +292,37 @@ static inline void omk_widen16(const uint16_t *in, float *wide, size_t m, int ma
     for (; i < m; i++) wide[i] = omk_float_from_bits((uint32_t)(in[i] & 0x7fff) << (23 - mant_bits)) * scale;
 }
 
-/* out[i] = r[i] rounded to the 16-bit format (sign ^ (in[i] & odd_sign)), or the table's result where that rounding
- * may not be the correct one or |in[i]| bits reach limit_bits (NaN, infinities, what the binary32 path does not
- * cover). With u the bits of r 2^(exp_bias - 127) plus half + guard, the scaling puts every result, subnormal ones
- * too, on the 16-bit grid with shift = 23 - mant_bits bits below it (the key units, binary32 ulps in the normal
- * range), so u >> shift is r rounded to nearest; that is the correct rounding unless r lies within guard key units
- * of a midpoint (`half` in the low bits), which leaves the low bits of u below 2 guard. In the AVX-512 build binary16
- * rounds by vcvtps2ph, which agrees everywhere but at ties (redone lanes). table() is called only when needed. */
+/* The lanes of one call that OMK_ARRAY_LOOP_16 takes from the table: their positions and inputs, looked up together at
+ * the end of the call (or when the list fills). Flagged lanes are rare, but each is a load from a 64 KiB table that
+ * other work may have pushed out of the caches; gathered at the end, their misses overlap instead of each stalling
+ * the vector passes (on Zen 5 with every peer of ulpbench bench in the rounds, binary16 cos was 1.1 times slower
+ * with the lookups in place). */
+enum { OMK_REDO16_CAPACITY = 4 * OMK_BLOCK };
+typedef struct {
+    size_t count;
+    size_t at[OMK_REDO16_CAPACITY];
+    uint16_t in[OMK_REDO16_CAPACITY];
+} omk_redo16;
+
+static inline void omk_redo16_apply(omk_redo16 *redo, uint16_t *y, const uint16_t *table, uint16_t odd_sign) {
+    for (size_t k = 0; k < redo->count; k++) y[redo->at[k]] = table[redo->in[k] & 0x7fff] ^ (redo->in[k] & odd_sign);
+    redo->count = 0;
+}
+
+/* out[i] = r[i] rounded to the 16-bit format (sign ^ (in[i] & odd_sign)), except the lanes whose rounding may not be
+ * the correct one or whose |in[i]| bits reach limit_bits (NaN, infinities, what the binary32 path does not cover):
+ * those go on the redo list for the table. With u the bits of r 2^(exp_bias - 127) plus half + guard, the scaling
+ * puts every result, subnormal ones too, on the 16-bit grid with shift = 23 - mant_bits bits below it (the key
+ * units, binary32 ulps in the normal range), so u >> shift is r rounded to nearest; that is the correct rounding
+ * unless r lies within guard key units of a midpoint (`half` in the low bits), which leaves the low bits of u below
+ * 2 guard. In the AVX-512 build binary16 rounds by vcvtps2ph, which agrees everywhere but at ties (listed lanes).
+ * start: the position of in[0] in the call. */
 static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *out, size_t m, int mant_bits,
-                                int exp_bias, uint32_t limit_bits, uint32_t guard, uint16_t odd_sign,
-                                const uint16_t *(*table)(void)) {
+                                int exp_bias, uint32_t limit_bits, uint32_t guard, uint16_t odd_sign, omk_redo16 *redo,
+                                size_t start) {
     const uint32_t shift = 23 - (uint32_t)mant_bits, near_mask = ((1u << shift) - 1) & ~(2 * guard - 1);
     const uint32_t offset = (1u << (shift - 1)) + guard;
     const float scale = omk_float_from_bits((uint32_t)exp_bias << 23);
-    const uint16_t *lookup = NULL;
     size_t i = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     const int binary16 = mant_bits == 10 && exp_bias == 15, bfloat16 = mant_bits == 7 && exp_bias == 127;
@@ -325,16 +349,16 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
         uint32_t lanes = near_midpoint | _mm512_cmpge_epu16_mask(_mm512_and_si512(h, magnitude), limit);
         for (; lanes; lanes &= lanes - 1) {
             const size_t j = i + (size_t)__builtin_ctz(lanes);
-            if (!lookup) lookup = table();
-            out[j] = lookup[in[j] & 0x7fff] ^ (in[j] & odd_sign);
+            redo->at[redo->count] = start + j;
+            redo->in[redo->count++] = in[j];
         }
     }
 #endif
     for (; i < m; i++) {
         const uint32_t bits = omk_bits32(r[i]), u = omk_bits32(r[i] * scale) + offset;
         if ((u & near_mask) == 0 || (uint32_t)(in[i] & 0x7fff) >= limit_bits) {
-            if (!lookup) lookup = table();
-            out[i] = lookup[in[i] & 0x7fff] ^ (in[i] & odd_sign);
+            redo->at[redo->count] = start + i;
+            redo->in[redo->count++] = in[i];
         } else {
             const uint32_t value = ((u >> shift) & 0x7fff) | ((bits >> 16) & 0x8000);
             out[i] = (uint16_t)(value ^ (in[i] & odd_sign));
@@ -403,7 +427,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
             return;                                                                                                    \
         }                                                                                                              \
         OMK_ARRAY_LOOP_16(x, y, n, 10, 15, op##_h_fast, op##_F16_LIMIT_BITS, op##_H_GUARD, odd_sign,                   \
-                          omk_table_##op##_f16)                                                                        \
+                          omk_table_##op##_f16);                                                                       \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_bf16)(const uint16_t *x, uint16_t *y, size_t n) {                                     \
         if (!OMK_HALF_COMPUTE || !omk_half16_compute()) {                                                              \
@@ -411,7 +435,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
             return;                                                                                                    \
         }                                                                                                              \
         OMK_ARRAY_LOOP_16(x, y, n, 7, 127, op##_h_fast, op##_BF16_LIMIT_BITS, op##_H_GUARD, odd_sign,                  \
-                          omk_table_##op##_bf16)                                                                       \
+                          omk_table_##op##_bf16);                                                                      \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
