@@ -28,7 +28,8 @@ static int check(const char *name, int mant_bits, int exp_bias, double (*widen)(
         double lo;
         const double hi = dd(ax, &lo);
         const float r = fast((float)ax);
-        const double exact_abs = fabs(hi), ulp32 = ldexp(1.0, ilogb(exact_abs) - 23);
+        const double exact_abs = fabs(hi); /* 0 for asin(0): the unit is then the smallest one */
+        const double ulp32 = exact_abs > 0 ? ldexp(1.0, ilogb(exact_abs) - 23) : 0;
         const double unit = ulp32 > smallest_unit ? ulp32 : smallest_unit;
         const double distance = fabs(((double)r - hi) - lo) / unit;
         if (distance > worst) worst = distance, worst_bits = a;
