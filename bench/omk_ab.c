@@ -2,7 +2,7 @@
  * timed alternately, round after round, on the same inputs, so that the machine's drift between processes
  * (up to 2x on shared machines) cancels out of the ratio. For comparing a change against the previous commit:
  *
- *   omk_ab OLD/libomk.so NEW/libomk.so cos f64 [--range LO,HI] [--rounds N] [--seed S]
+ *   omk_ab OLD/libomk.so NEW/libomk.so cos f64 [--range LO,HI] [--rounds N] [--seed S]   (f16, bf16, f32, f64)
  *
  * Inputs: 32 blocks of 4096 elements, uniform in [LO, HI] (default [-pi, pi] for cos, [-1, 1] for asin) from a
  * fixed seed; one round calls each library once per block, in alternating order. Prints the median ns per
@@ -21,6 +21,7 @@ enum { BLOCKS = 32, BLOCK = 4096, MAX_ROUNDS = 10000 }; /* as ulpbench bench */
 
 typedef void (*kernel_f64)(const double *, double *, size_t);
 typedef void (*kernel_f32)(const float *, float *, size_t);
+typedef void (*kernel_16)(const uint16_t *, uint16_t *, size_t);
 
 static double now_seconds(void) {
     struct timespec t;
@@ -45,7 +46,7 @@ static void print_usage(FILE *to) {
             "usage: omk_ab LIB_A LIB_B OP DTYPE [--range LO,HI] [--rounds N] [--seed S]\n"
             "  times two libomk builds alternately on the same inputs (32 blocks of 4096 elements) and prints\n"
             "  each one's median ns/element, the median per-round time ratio B/A (P10, P90) and how many outputs\n"
-            "  differ. OP: cos or asin; DTYPE: f32 or f64; N: 1..%d rounds (default 41); LO,HI: the input\n"
+            "  differ. OP: cos or asin; DTYPE: f16, bf16, f32 or f64; N: 1..%d rounds (default 41); LO,HI: the input\n"
             "  range (default [-pi, pi] for cos, [-1, 1] for asin). OMK_ISA selects the ISA path of both.\n",
             MAX_ROUNDS);
 }
@@ -63,15 +64,20 @@ static int parse_double(const char *text, double *out) {
     return errno || end == text || *end;
 }
 
+/* One call of kernel fn (elements of elem bytes: 8 binary64, 4 binary32, 2 the 16-bit types). */
+static void call(void *fn, size_t elem, const void *in, void *out, size_t n) {
+    if (elem == 8)
+        ((kernel_f64)fn)(in, out, n);
+    else if (elem == 4)
+        ((kernel_f32)fn)(in, out, n);
+    else
+        ((kernel_16)fn)(in, out, n);
+}
+
 /* One pass over the blocks with kernel fn; returns seconds. */
-static double time_pass(void *fn, int is_f64, const void *in, void *out) {
+static double time_pass(void *fn, size_t elem, const unsigned char *in, void *out) {
     const double start = now_seconds();
-    for (int b = 0; b < BLOCKS; b++) {
-        if (is_f64)
-            ((kernel_f64)fn)((const double *)in + (size_t)b * BLOCK, out, BLOCK);
-        else
-            ((kernel_f32)fn)((const float *)in + (size_t)b * BLOCK, out, BLOCK);
-    }
+    for (int b = 0; b < BLOCKS; b++) call(fn, elem, in + (size_t)b * BLOCK * elem, out, BLOCK);
     return now_seconds() - start;
 }
 
@@ -84,8 +90,9 @@ int main(int argc, char **argv) {
     if (argc < 5) return usage("needs two libraries, an op and a dtype");
     const char *op = argv[3], *dtype = argv[4];
     if (strcmp(op, "cos") && strcmp(op, "asin")) return usage("OP must be cos or asin");
-    if (strcmp(dtype, "f32") && strcmp(dtype, "f64")) return usage("DTYPE must be f32 or f64");
-    const int is_f64 = !strcmp(dtype, "f64");
+    if (strcmp(dtype, "f16") && strcmp(dtype, "bf16") && strcmp(dtype, "f32") && strcmp(dtype, "f64"))
+        return usage("DTYPE must be f16, bf16, f32 or f64");
+    const size_t elem = !strcmp(dtype, "f64") ? 8 : !strcmp(dtype, "f32") ? 4 : 2;
     double lo = strcmp(op, "cos") ? -1.0 : -3.141592653589793, hi = -lo;
     long rounds = 41;
     unsigned long long seed = 20261130;
@@ -142,7 +149,16 @@ int main(int argc, char **argv) {
     }
 
     if (handle[0] == handle[1]) fprintf(stderr, "omk_ab: both paths load the same library; A and B are one build\n");
-    const size_t elem = is_f64 ? sizeof(double) : sizeof(float), total = (size_t)BLOCKS * BLOCK;
+    /* 16-bit inputs: the binary32 value narrowed by library A's own conversion */
+    uint16_t (*narrow)(float) = NULL;
+    if (elem == 2) {
+        *(void **)&narrow = dlsym(handle[0], strcmp(dtype, "f16") ? "omk_f32_to_bf16" : "omk_f32_to_f16");
+        if (!narrow) {
+            fprintf(stderr, "omk_ab: %s has no conversion to %s\n", argv[1], dtype);
+            return 2;
+        }
+    }
+    const size_t total = (size_t)BLOCKS * BLOCK;
     unsigned char *in = malloc(total * elem), *out_a = malloc(BLOCK * elem), *out_b = malloc(BLOCK * elem);
     double *seconds = malloc(3 * (size_t)rounds * sizeof *seconds);
     if (!in || !out_a || !out_b || !seconds) {
@@ -151,22 +167,19 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < total; i++) {
         const double u = (double)(splitmix64(seed + i) >> 11) * 0x1p-53, v = lo + (hi - lo) * u;
-        if (is_f64)
+        if (elem == 8)
             ((double *)in)[i] = v;
-        else
+        else if (elem == 4)
             ((float *)in)[i] = (float)v;
+        else
+            ((uint16_t *)(void *)in)[i] = narrow((float)v);
     }
     /* how many outputs differ, over every block */
     size_t differ = 0;
     for (int b = 0; b < BLOCKS; b++) {
         const unsigned char *block = in + (size_t)b * BLOCK * elem;
-        if (is_f64) {
-            ((kernel_f64)fn[0])((const double *)block, (double *)out_a, BLOCK);
-            ((kernel_f64)fn[1])((const double *)block, (double *)out_b, BLOCK);
-        } else {
-            ((kernel_f32)fn[0])((const float *)block, (float *)out_a, BLOCK);
-            ((kernel_f32)fn[1])((const float *)block, (float *)out_b, BLOCK);
-        }
+        call(fn[0], elem, block, out_a, BLOCK);
+        call(fn[1], elem, block, out_b, BLOCK);
         for (size_t i = 0; i < BLOCK; i++) differ += memcmp(out_a + i * elem, out_b + i * elem, elem) != 0;
     }
 
@@ -175,7 +188,7 @@ int main(int argc, char **argv) {
         const int first = (int)(r & 1); /* alternate which library runs first */
         for (int k = 0; k < 2; k++) {
             const int which = k ^ first;
-            const double t = time_pass(fn[which], is_f64, in, which ? out_b : out_a);
+            const double t = time_pass(fn[which], elem, in, which ? out_b : out_a);
             (which ? time_b : time_a)[r] = t;
         }
         ratio[r] = time_b[r] / time_a[r];
