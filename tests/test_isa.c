@@ -465,6 +465,16 @@ static void omk_isa_values(void **state) {
     free(copy);
 }
 
+/* omk_half16_method names what the 16-bit entry points run: the binary32 path in the AVX-512 build unless
+ * OMK_HALF16=table (test_isa_half16_table, test_isa_half16_compute and the plain run), the table otherwise; the
+ * scalar-matching tests above then cover that method. */
+static void half16_method_follows_environment(void **state) {
+    (void)state;
+    const char *forced = getenv("OMK_HALF16");
+    const int table = (forced && strcmp(forced, "table") == 0) || omk_isa_selected() != OMK_ISA_AVX512;
+    assert_string_equal(omk_half16_method(), table ? "table" : "compute");
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dispatch_follows_omk_isa), /* first: before anything else sets OMK_ISA */
@@ -473,6 +483,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(random_tails_in_place_unaligned),
         cmocka_unit_test(probes_in_every_lane),
         cmocka_unit_test(block_edges),
+        cmocka_unit_test(half16_method_follows_environment),
     };
     /* test_isa --dispatch: the two dispatch tests only */
     const size_t count = argc > 1 && strcmp(argv[1], "--dispatch") == 0 ? 2 : sizeof tests / sizeof tests[0];
