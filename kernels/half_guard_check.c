@@ -18,8 +18,7 @@ typedef double (*dd_fn)(double, double *);
 static int check(const char *name, int mant_bits, int exp_bias, double (*widen)(uint16_t), half_fast_fn fast, dd_fn dd,
                  uint32_t limit_bits, uint32_t guard) {
     const double smallest_unit = ldexp(1.0, -exp_bias - 22);
-    const uint32_t shift = 23 - (uint32_t)mant_bits, near_mask = ((1u << shift) - 1) & ~(2 * guard - 1);
-    const uint32_t offset = (1u << (shift - 1)) + guard;
+    const uint32_t near_mask = omk_key16_near_mask(mant_bits, guard), offset = omk_key16_offset(mant_bits, guard);
     const float narrow = omk_float_from_bits((uint32_t)exp_bias << 23);
     double worst = 0;
     uint32_t worst_bits = 0, covered = 0, flagged = 0;

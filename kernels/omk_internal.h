@@ -332,11 +332,18 @@ static inline void omk_redo16_apply(omk_redo16 *redo, uint16_t *y, const uint16_
  * unless r lies within guard key units of a midpoint (`half` in the low bits), which leaves the low bits of u below
  * 2 guard. In the AVX-512 build binary16 rounds by vcvtps2ph, which agrees everywhere but at ties (listed lanes).
  * start: the position of in[0] in the call. */
+/* The rounding key of omk_narrow16 (and of half_guard_check, which measures against it): u = bits of r
+ * 2^(exp_bias - 127) + omk_key16_offset; the rounding of r may be the wrong one when (u & omk_key16_near_mask) == 0. */
+static inline uint32_t omk_key16_offset(int mant_bits, uint32_t guard) { return (1u << (22 - mant_bits)) + guard; }
+static inline uint32_t omk_key16_near_mask(int mant_bits, uint32_t guard) {
+    return ((1u << (23 - mant_bits)) - 1) & ~(2 * guard - 1);
+}
+
 static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *out, size_t m, int mant_bits,
                                 int exp_bias, uint32_t limit_bits, uint32_t guard, uint16_t odd_sign, omk_redo16 *redo,
                                 size_t start) {
-    const uint32_t shift = 23 - (uint32_t)mant_bits, near_mask = ((1u << shift) - 1) & ~(2 * guard - 1);
-    const uint32_t offset = (1u << (shift - 1)) + guard;
+    const uint32_t shift = 23 - (uint32_t)mant_bits, near_mask = omk_key16_near_mask(mant_bits, guard);
+    const uint32_t offset = omk_key16_offset(mant_bits, guard);
     const float scale = omk_float_from_bits((uint32_t)exp_bias << 23);
     size_t i = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -406,15 +413,20 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_f64_accurate(x)                 binary64 lanes that fail it, and those from the end bits on;
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
- *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative.
+ *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative;
+ *   op##_h_fast(|x|), op##_H_GUARD, op##_F16_LIMIT_BITS, op##_BF16_LIMIT_BITS  the 16-bit kernels' binary32 path
+ *                                        (OMK_ARRAY_LOOP_16), its guard and the |x| bits it leaves to the table.
  * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
- * the 16-bit kernels read tables (table16.c) that op##_<dtype>_direct fills from op##_f64_dd. odd_sign: 0x8000
- * for odd ops, 0 for even. */
+ * the 16-bit kernels (OMK_DEFINE_KERNELS_16) read tables (table16.c) that op##_<dtype>_direct fills from
+ * op##_f64_dd, for every lane or for the lanes their binary32 path leaves. odd_sign: 0x8000 for odd ops, 0 for
+ * even. */
 #define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
     static double op##_f64_elem(double x) {                                                                            \
         double tail;                                                                                                   \
         return op##_f64_dd(x, &tail);                                                                                  \
     }                                                                                                                  \
+    OMK_DEFINE_KERNELS_16(op, f16, F16, 10, 15, odd_sign)                                                              \
+    OMK_DEFINE_KERNELS_16(op, bf16, BF16, 7, 127, odd_sign)                                                            \
     OMK_RARE_PATH static float op##_f32_accurate(float x) {                                                            \
         double tail;                                                                                                   \
         const double y = op##_f64_dd((double)x, &tail);                                                                \
@@ -429,28 +441,21 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
                        op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish, omk_f32_rounding_key,                   \
                        2 * OMK_F32_GUARD, op##_f32_accurate)                                                           \
+    }
+
+/* The entry points of one 16-bit type (mant_bits fraction bits, exponent bias exp_bias): op##_<dtype>_direct, which
+ * fills the table (table16.c), and the array kernel. */
+#define OMK_DEFINE_KERNELS_16(op, dtype, DTYPE, mant_bits, exp_bias, odd_sign)                                         \
+    void OMK_ISA_NAME(omk_##op##_##dtype##_direct)(const uint16_t *x, uint16_t *y, size_t n) {                         \
+        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_##dtype(op##_f64_elem(omk_##dtype##_to_double(x[i])));     \
     }                                                                                                                  \
-    void OMK_ISA_NAME(omk_##op##_f16_direct)(const uint16_t *x, uint16_t *y, size_t n) {                               \
-        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_f16(op##_f64_elem(omk_f16_to_double(x[i])));               \
-    }                                                                                                                  \
-    void OMK_ISA_NAME(omk_##op##_bf16_direct)(const uint16_t *x, uint16_t *y, size_t n) {                              \
-        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_bf16(op##_f64_elem(omk_bf16_to_double(x[i])));             \
-    }                                                                                                                  \
-    void OMK_ISA_NAME(omk_##op##_f16)(const uint16_t *x, uint16_t *y, size_t n) {                                      \
+    void OMK_ISA_NAME(omk_##op##_##dtype)(const uint16_t *x, uint16_t *y, size_t n) {                                  \
         if (!OMK_HALF_COMPUTE || !omk_half16_compute()) {                                                              \
-            omk_lookup16(omk_table_##op##_f16(), odd_sign, x, y, n);                                                   \
+            omk_lookup16(omk_table_##op##_##dtype(), odd_sign, x, y, n);                                               \
             return;                                                                                                    \
         }                                                                                                              \
-        OMK_ARRAY_LOOP_16(x, y, n, 10, 15, op##_h_fast, op##_F16_LIMIT_BITS, op##_H_GUARD, odd_sign,                   \
-                          omk_table_##op##_f16);                                                                       \
-    }                                                                                                                  \
-    void OMK_ISA_NAME(omk_##op##_bf16)(const uint16_t *x, uint16_t *y, size_t n) {                                     \
-        if (!OMK_HALF_COMPUTE || !omk_half16_compute()) {                                                              \
-            omk_lookup16(omk_table_##op##_bf16(), odd_sign, x, y, n);                                                  \
-            return;                                                                                                    \
-        }                                                                                                              \
-        OMK_ARRAY_LOOP_16(x, y, n, 7, 127, op##_h_fast, op##_BF16_LIMIT_BITS, op##_H_GUARD, odd_sign,                  \
-                          omk_table_##op##_bf16);                                                                      \
+        OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, op##_h_fast, op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD,          \
+                          odd_sign, omk_table_##op##_##dtype);                                                         \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
