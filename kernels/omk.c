@@ -84,6 +84,7 @@ bool omk_half16_compute(void) {
     return compute;
 }
 
+/* OMK_HALF_COMPUTE (omk_internal.h) holds in the AVX-512 build only. */
 const char *omk_half16_method(void) {
     return omk_isa_selected() == OMK_ISA_AVX512 && omk_half16_compute() ? "compute" : "table";
 }
