@@ -355,19 +355,21 @@ static void probes_in_every_lane(void **state) {
     free(x), free(y), free(ip), free(want), free(background), free(background_ref), free(probes), free(probes_ref);
 }
 
-/* Lengths around one, two and three blocks, with the probe values in the lanes next to each
- * block edge: the flagged-block pass and the partial last block. */
+/* Lengths around one, two and three blocks of the kernel's loop (binary64: OMK_BLOCK_F64), with the probe values in
+ * the lanes next to each block edge: the flagged-block pass and the partial last block. */
 static void block_edges(void **state) {
     (void)state;
+    _Static_assert(OMK_BLOCK_F64 <= OMK_BLOCK, "LONGEST covers both block sizes");
     enum { LONGEST = 3 * OMK_BLOCK + 1 };
-    static const size_t lengths[] = {OMK_BLOCK - 1, OMK_BLOCK,         OMK_BLOCK + 1, 2 * OMK_BLOCK - 1,
-                                     2 * OMK_BLOCK, 2 * OMK_BLOCK + 1, LONGEST};
     unsigned char *x = malloc(LONGEST * 8), *want = malloc(LONGEST * 8), *got = malloc(LONGEST * 8);
     unsigned char probe[8 * 16];
     for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
         if (!omk_isa_supported((omk_isa)isa)) continue;
         for (size_t k = 0; k < KERNEL_COUNT; k++) {
             const kernel *kn = &kernels[k];
+            const size_t block = kn->bytes == 8 ? OMK_BLOCK_F64 : OMK_BLOCK;
+            const size_t lengths[] = {block - 1, block,         block + 1,    2 * block - 1,
+                                      2 * block, 2 * block + 1, 3 * block + 1};
             fill_inputs(kn, probe, 16);
             for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
                 const size_t n = lengths[li];
@@ -381,7 +383,7 @@ static void block_edges(void **state) {
                         else
                             ((double *)(void *)x)[i] = 0.375;
                     }
-                    for (size_t edge = OMK_BLOCK; edge < n + OMK_BLOCK; edge += OMK_BLOCK) {
+                    for (size_t edge = block; edge < n + block; edge += block) {
                         const size_t lanes[] = {edge - 1, edge, n - 1};
                         for (size_t l = 0; l < 3; l++)
                             if (lanes[l] < n) memcpy(x + lanes[l] * kn->bytes, probe + p * kn->bytes, kn->bytes);
