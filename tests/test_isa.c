@@ -3,7 +3,7 @@
  * boundaries, hard-to-round inputs) at every lane position of every length up to twice the widest
  * vector (32 for binary32/binary64, 64 for 16-bit) and next to either end of a 129-element call,
  * among ordinary values, on random tails of every length 0..129, around the array loops' block
- * boundaries (OMK_BLOCK), in place and off alignment. The public entry points run the build
+ * boundaries (OMK_BLOCK; OMK_BLOCK_F64 for binary64), in place and off alignment. The public entry points run the build
  * OMK_ISA selects (see omk_isa_expect.h). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
