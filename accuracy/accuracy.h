@@ -9,7 +9,7 @@
 #include "registry.h"
 
 enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 8 };
-/* Histogram bins: error 0, (0, 0.5], (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
+/* Histogram bins: exact (y is f(x): cos 0 = 1, asin 0 = 0), then error up to 0.5, (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
 extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
 
 typedef struct {
@@ -56,6 +56,9 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 double ulpb_mean_ulp(const ulpb_stats *s);
 /* Adds one checked input: bits and value x, the reference, the produced y. */
 void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y);
+/* The fast reference (f64: long double) ranks errors to about 2^-10 ULP; this measures the worst input's error again
+ * with MPFR, so that the reported maximum is exact for the input it names. */
+void ulpb_stats_remeasure_worst(ulpb_stats *s, ref_op op, const ref_format *fmt);
 /* Order-independent except for ulp_sum (floating-point): ties go to the smaller bit pattern. */
 void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
 

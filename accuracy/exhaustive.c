@@ -98,6 +98,7 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
                 cr->misrounded[cr->misrounded_listed++] = base + block + i;
         }
     }
+    if (!spec->mpfr_reference) ulpb_stats_remeasure_worst(&cr->stats, op, binary32);
 }
 
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {

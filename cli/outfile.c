@@ -168,8 +168,9 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
         fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST) break;
     }
-    if (fd < 0) {
-        snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+    if (fd < 0) { /* the file is written beside its target first: say so, or /proc's ENOENT reads as nonsense */
+        snprintf(err, err_len, "cannot write '%s': cannot create a new file in its directory: %s", path,
+                 strerror(errno));
         free(name);
         return -1;
     }

@@ -319,7 +319,8 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     fprintf(f, "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 inputs. Reference: %s.\n",
             run->seed, run->samples,
             strcmp(run->reference, "fast") == 0
-                ? "fast (long double / binary64 with a rounding test, MPFR when undecided)"
+                ? "fast for f32/f64 (binary64 / long double with a rounding test, MPFR when undecided; each worst "
+                  "input measured again with MPFR), MPFR for f16/bf16"
                 : "MPFR");
     environment_line(f);
     ulpb_results_markdown(f, results, count);
@@ -426,7 +427,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             const double v = strtod(value, &end);
-            if (*value == 0 || *end || !(v >= 0))
+            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0))
                 return fail(sub, "--max-ulp needs a non-negative number, got '%s'", value);
             o->max_ulp[dt] = v;
             break;
@@ -654,6 +655,12 @@ static int cmd_merge(int argc, char **argv) {
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
+    for (int i = 0; i < count && status == 0; i++) {
+        const cJSON *version = cJSON_GetObjectItem(docs[i], "schema_version");
+        if (!cJSON_IsNumber(version) || version->valuedouble != ULPB_SCHEMA_VERSION)
+            status = fail("merge", "%s: schema_version is not %d (written by another ulpbench version?)", names[i],
+                          ULPB_SCHEMA_VERSION);
+    }
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
     char err[512];
@@ -765,9 +772,10 @@ static int cmd_accuracy(int argc, char **argv) {
             "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
             "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
             "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n"
-            "--reference fast: long double (f64) or binary64 (f32) glibc values with a rounding test instead\n"
-            "of MPFR, which still decides the undecided inputs. --shard K/N (f32/f64): slice K of N of every\n"
-            "sampler's indices; ulpbench merge combines the shards.\n\n"
+            "--reference fast (f32/f64): long double (f64) or binary64 (f32) glibc values with a rounding test\n"
+            "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
+            "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
+            "K of N of every sampler's indices; ulpbench merge combines the shards.\n\n"
             "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
             "                        [--resume FILE] [--max-chunks N]\n\n"
@@ -793,6 +801,8 @@ static int cmd_accuracy(int argc, char **argv) {
         return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
+    if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+        return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
     const char *const outputs[] = {o.json_path, o.markdown_path};
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -879,10 +889,10 @@ static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) 
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
     *lo = strtod(text, &end);
-    if (end == text || *end != ',') return -1;
+    if (end == text || isspace((unsigned char)*text) || *end != ',') return -1; /* strtod skips leading space */
     const char *second = end + 1;
     *hi = strtod(second, &end);
-    if (end == second || *end) return -1;
+    if (end == second || isspace((unsigned char)*second) || *end) return -1;
     return isfinite(*lo) && isfinite(*hi) && *lo < *hi ? 0 : -1;
 }
 
@@ -1100,9 +1110,11 @@ static int cmd_report(int argc, char **argv) {
     char *gate_text = NULL;
     size_t gate_len = 0;
     FILE *gf = open_memstream(&gate_text, &gate_len);
+    int gated_rows = 0;
     for (int i = 0; i < count; i++) {
         const ulpb_result *r = &results[i];
         if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;
+        gated_rows++;
         const int d = r->entry->dtype;
         const long long max_misrounded =
             r->entry->correctly_rounded && !o.misrounded_given[d] ? 0 : o.max_misrounded[d];
@@ -1123,10 +1135,14 @@ static int cmd_report(int argc, char **argv) {
     }
     const bool passed = cJSON_GetArraySize(failures) == 0;
     cJSON_AddBoolToObject(gate, "passed", passed);
-    fprintf(gf,
-            "Gate: %s (production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
-            "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
-            passed ? "PASSED" : "FAILED");
+    cJSON_AddNumberToObject(gate, "gated_rows", gated_rows);
+    if (gated_rows == 0)
+        fputs("Gate: PASSED, but nothing was gated: the selection holds no production (omk) row.\n", gf);
+    else
+        fprintf(gf,
+                "Gate: %s (%d production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
+                "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
+                passed ? "PASSED" : "FAILED", gated_rows);
     fclose(gf);
 
     const ulpb_run_info run = {g_command, o.seed, o.samples, "mpfr", 0, 1};
@@ -1258,6 +1274,16 @@ static void usage(FILE *f) {
           f);
 }
 
+/* A full disk or a closed descriptor behind stdout must not pass for success. */
+static int checked_exit_status(int status) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", errno ? strerror(errno) : "write error");
+        if (status == 0) status = EXIT_USAGE;
+    }
+    return status;
+}
+
 int main(int argc, char **argv) {
     opterr = 0; /* our messages only: one line per error (see bad_option) */
     if (argc < 2) {
@@ -1267,7 +1293,7 @@ int main(int argc, char **argv) {
     const char *sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
         usage(stdout);
-        return 0;
+        return checked_exit_status(0);
     }
     /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported and removes the temporary
      * file, instead of SIGXFSZ killing the process and leaving it behind. */
@@ -1311,11 +1337,5 @@ int main(int argc, char **argv) {
         status = EXIT_USAGE;
     }
     free(command);
-    /* A full disk or a closed descriptor behind stdout must not pass for success. */
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", errno ? strerror(errno) : "write error");
-        if (status == 0) status = EXIT_USAGE;
-    }
-    return status;
+    return checked_exit_status(status);
 }

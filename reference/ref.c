@@ -60,6 +60,7 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
     mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
     out->exact_lo = mpfr_get_d(rest, MPFR_RNDN);
+    out->exact = exact_ternary == 0 && mpfr_zero_p(rest);
 
     /* ulp in the binade of the exact value: 2^(e - p + 1) with 2^e <= |f(x)| < 2^(e+1),
      * never below the format's subnormal spacing. */

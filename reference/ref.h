@@ -19,6 +19,8 @@ typedef struct {
     double exact_hi; /* f(x) to ~106 bits: exact_hi + exact_lo */
     double exact_lo;
     double ulp; /* ulp in the binade of the exact value (format's subnormal ulp below) */
+    int exact;  /* 1: f(x) is exactly exact_hi (cos 0, asin 0); 0 for every other input, whose value no
+                 * binary64 pair holds exactly, even when exact_lo rounds to 0 (cos of a tiny x) */
 } ref_value;
 
 /* Decodes a bit pattern of the format (in the low bits of `bits`) to its exact value. */

@@ -36,6 +36,7 @@ static double format_ulp(double v, int precision, int emin) {
  * rounds to x for |x| < 2^-26 (relative perturbation below 2^-54.5). Returns 1 when decided. */
 static int decided_by_series(ref_op op, double x, int precision, int emin, double cos_tiny, ref_value *out) {
     out->exact_lo = 0.0;
+    out->exact = x == 0.0; /* cos 0 = 1 and asin +-0 = +-0 exactly; no other input gives an exact value */
     if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
         out->rounded = out->exact_hi = out->ulp = NAN;
         return 1;
@@ -64,6 +65,7 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
     if (mantissa < MARGIN_ULPS || mantissa > 0x000fffffffffffffull - MARGIN_ULPS) return 0; /* near 2^k */
     out->rounded = (double)(float)y;
     out->exact_hi = y;
+    out->exact = 0;
     out->ulp = format_ulp(y, 24, -126);
     return 1;
 }
@@ -88,6 +90,7 @@ int ref_fast_binary64(ref_op op, double x, ref_value *out) {
     if ((mantissa == 0.5 && fabsl(lo) <= ulp) || fabs(mantissa - 1.0) < 0x1p-50) return 0; /* near 2^k */
     out->rounded = out->exact_hi = hi;
     out->exact_lo = (double)lo;
+    out->exact = 0;
     out->ulp = (double)ulp;
     return 1;
 }

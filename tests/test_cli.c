@@ -285,6 +285,23 @@ static void sampled_shards_merge(void **state) {
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 600 --shard 1/2 --quiet --json $D/o1.json"), 0);
     assert_int_equal(run("merge $D/o0.json $D/o1.json"), 2);
     assert_int_equal(run("merge $D/o1.json $D/o0.json"), 2);
+    /* a shard of another schema version (or none) is refused, not relabelled */
+    for (int v = 0; v < 2; v++) {
+        char *text = slurp(path("s2.json"));
+        cJSON *doc = cJSON_Parse(text);
+        if (v == 0)
+            cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(2));
+        else
+            cJSON_DeleteItemFromObject(doc, "schema_version");
+        char *edited = cJSON_Print(doc);
+        FILE *f = fopen(path("s2v.json"), "w");
+        fputs(edited, f);
+        fclose(f);
+        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2v.json"), 2);
+        char *err = slurp(path("err.txt"));
+        assert_true(one_line_with(err, "schema_version"));
+        free(err), cJSON_free(edited), cJSON_Delete(doc), free(text);
+    }
     /* -o through a symbolic link to an input would replace that input too */
     before = slurp(path("s0.json"));
     assert_int_equal(symlink("s0.json", path("to_s0.json")), 0);
@@ -320,6 +337,16 @@ static void report_gates(void **state) {
     free(md);
     doc = load_json("report.json");
     assert_null(cJSON_GetObjectItem(doc, "throughput"));
+    cJSON_Delete(doc);
+    /* a selection without omk passes, but says that nothing was gated */
+    assert_int_equal(run("report --op cos --dtype f32 --impl glibc --samples 300 --quiet --no-bench --output-dir $D"),
+                     0);
+    md = slurp(path("report.md"));
+    assert_non_null(strstr(md, "nothing was gated"));
+    free(md);
+    doc = load_json("report.json");
+    const cJSON *gated_rows = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), "gated_rows");
+    assert_true(cJSON_IsNumber(gated_rows) && gated_rows->valuedouble == 0);
     cJSON_Delete(doc);
 }
 
@@ -497,6 +524,13 @@ static void usage_errors_are_one_line(void **state) {
         /* memcpy has no accuracy, in the exhaustive mode as in the sampled one */
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
+        /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
+        {"accuracy --op cos --dtype f16 --reference fast", "--reference fast is for f32 and f64"},
+        /* strtod skips leading blanks; the other numeric options refuse them */
+        {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a non-negative number"},
+        {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a non-negative number"},
+        {"bench --range ' 1,2'", "--range needs LO,HI"},
+        {"bench --range '1, 2'", "--range needs LO,HI"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int status = run(cases[i].args);
@@ -604,10 +638,13 @@ static void outputs_through_links_and_pipes(void **state) {
     cJSON_Delete(json);
     free(text);
 
-    /* a full stdout is an error, not a silent loss */
-    snprintf(cmd, sizeof cmd, "%s list >/dev/full 2>/dev/null", ULPBENCH_BIN);
-    const int full = system(cmd);
-    assert_true(WIFEXITED(full) && WEXITSTATUS(full) == 2);
+    /* a full stdout is an error, not a silent loss, for help texts too */
+    static const char *const to_full[] = {"list", "--help", "accuracy --help"};
+    for (size_t i = 0; i < sizeof to_full / sizeof to_full[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>/dev/null", ULPBENCH_BIN, to_full[i]);
+        const int full = system(cmd);
+        if (!WIFEXITED(full) || WEXITSTATUS(full) != 2) fail_msg("'ulpbench %s >/dev/full' did not exit 2", to_full[i]);
+    }
 }
 
 /* The recorded command runs as it ran: words the shell would split or interpret are quoted. */

@@ -15,16 +15,16 @@ static const ref_format F16 = {11, 5}, BF16 = {8, 8}, F32 = {24, 8}, F64 = {53, 
 static void ulp_error_by_hand(void **state) {
     (void)state;
     /* exact value just below 1: the ulp is the one of [1/2, 1), 2^-24 for binary32 */
-    ref_value v = {1.0, 1.0 - 0x1p-25, 0.0, 0x1p-24};
+    ref_value v = {1.0, 1.0 - 0x1p-25, 0.0, 0x1p-24, 0};
     assert_float_equal(ref_ulp_error(&v, 1.0), 0.5, 1e-12);
     assert_float_equal(ref_ulp_error(&v, 1.0 - 0x1p-24), 0.5, 1e-12);
     assert_float_equal(ref_ulp_error(&v, 1.0 + 0x1p-23), 2.5, 1e-12);
     /* exact value with a low part */
-    ref_value w = {0.75, 0.75, 0x1p-60, 0x1p-24};
+    ref_value w = {0.75, 0.75, 0x1p-60, 0x1p-24, 0};
     assert_float_equal(ref_ulp_error(&w, 0.75), 0x1p-36, 1e-20);
     assert_float_equal(ref_ulp_error(&w, 0.75 + 0x1p-24), 1.0 - 0x1p-36, 1e-12);
     /* identical values: zero */
-    ref_value z = {0.5, 0.5, 0.0, 0x1p-24};
+    ref_value z = {0.5, 0.5, 0.0, 0x1p-24, 1};
     assert_true(ref_ulp_error(&z, 0.5) == 0.0);
 }
 
@@ -47,6 +47,27 @@ static void reference_ulp_follows_binade_of_exact(void **state) {
     assert_true(v.rounded == 0x1p-140 && v.ulp == 0x1p-149);
     ref_eval(REF_ASIN, &F64, 0x1p-1074, &v);
     assert_true(v.rounded == 0x1p-1074 && v.ulp == 0x1p-1074);
+}
+
+/* Only x = 0 gives an exact value (cos 0 = 1, asin 0 = 0), for MPFR and the fast references alike: cos of a tiny x
+ * rounds to 1 at MPFR's precision, with a low part of 0, and is still not exact. */
+static void reference_marks_exact_values(void **state) {
+    (void)state;
+    ref_value v;
+    for (int op = REF_COS; op <= REF_ASIN; op++) {
+        ref_eval((ref_op)op, &F64, 0.0, &v);
+        assert_int_equal(v.exact, 1);
+        assert_int_equal(ref_fast_binary64((ref_op)op, 0.0, &v), 1);
+        assert_int_equal(v.exact, 1);
+        assert_int_equal(ref_fast_binary32((ref_op)op, 0.0, &v), 1);
+        assert_int_equal(v.exact, 1);
+        ref_eval((ref_op)op, &F64, 0.75, &v);
+        assert_int_equal(v.exact, 0);
+        assert_int_equal(ref_fast_binary64((ref_op)op, 0x1p-100, &v), 1);
+        assert_int_equal(v.exact, 0);
+    }
+    ref_eval(REF_COS, &F32, 0x1p-100, &v);
+    assert_true(v.exact_hi == 1.0 && v.exact_lo == 0.0 && v.exact == 0);
 }
 
 static void reference_known_values(void **state) {
@@ -77,7 +98,8 @@ static void reference_known_values(void **state) {
 
 static void compare_classes(void **state) {
     (void)state;
-    ref_value nan_expected = {NAN, NAN, 0, NAN}, neg_zero = {-0.0, -0.0, 0, 0x1p-24}, one = {1.0, 1.0, 0, 0x1p-23};
+    ref_value nan_expected = {NAN, NAN, 0, NAN, 0}, neg_zero = {-0.0, -0.0, 0, 0x1p-24, 1},
+              one = {1.0, 1.0, 0, 0x1p-23, 1};
     assert_int_equal(ref_compare(&nan_expected, -NAN), REF_MATCH); /* NaNs by class, not payload */
     assert_int_equal(ref_compare(&nan_expected, 0.0), REF_SPECIAL_MISMATCH);
     assert_int_equal(ref_compare(&one, NAN), REF_SPECIAL_MISMATCH);
@@ -102,8 +124,8 @@ static void decode_formats(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ulp_error_by_hand),      cmocka_unit_test(reference_ulp_follows_binade_of_exact),
-        cmocka_unit_test(reference_known_values), cmocka_unit_test(compare_classes),
-        cmocka_unit_test(decode_formats),
+        cmocka_unit_test(reference_known_values), cmocka_unit_test(reference_marks_exact_values),
+        cmocka_unit_test(compare_classes),        cmocka_unit_test(decode_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
