@@ -1,16 +1,20 @@
 /* The hard-to-round binary64 table (tests/data/hard_cases_f64.txt, made by ulpbench hard-cases):
  * the MPFR reference reproduces every correctly rounded value, the fast reference either agrees or
  * hands the input to MPFR, and omk matches every row where kernels/omk_kernels.def promises correct
- * rounding and stays within 0.51 ULP on the others. */
+ * rounding and stays within 0.51 ULP on the others. And published worst cases (tests/data/worst_cases_f64.txt):
+ * each is hard (measured here), and omk rounds each correctly, one at a time and in one array per op. ctest runs
+ * this under every OMK_ISA. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+#include <mpfr.h>
 
 #include "omk.h"
 #include "registry.h"
@@ -66,7 +70,82 @@ static void hard_cases_table(void **state) {
                   misrounded, fast_decided);
 }
 
+/* |f(x) - nearest multiple of ulp/2| in ulps (midpoints and binary64 numbers alike), with MPFR at 300 bits; *midpoint
+ * says which one is nearest. */
+static double half_ulp_distance(int op_id, double x, int *midpoint) {
+    mpfr_t fx, scaled, nearest;
+    mpfr_inits2(300, fx, scaled, nearest, (mpfr_ptr)0);
+    mpfr_set_d(scaled, x, MPFR_RNDN);
+    if (op_id == ULPB_OP_cos)
+        mpfr_cos(fx, scaled, MPFR_RNDN);
+    else
+        mpfr_asin(fx, scaled, MPFR_RNDN);
+    /* |f| in [2^(e-1), 2^e): ulp/2 = 2^(e-54) (normal results only, which every row has) */
+    mpfr_mul_2si(scaled, fx, 54 - (long)mpfr_get_exp(fx), MPFR_RNDN); /* exact */
+    mpfr_rint(nearest, scaled, MPFR_RNDN);
+    *midpoint = (int)(mpfr_get_ui(nearest, MPFR_RNDN) & 1);
+    mpfr_sub(scaled, scaled, nearest, MPFR_RNDN);
+    const double distance = fabs(mpfr_get_d(scaled, MPFR_RNDN)) / 2;
+    mpfr_clears(fx, scaled, nearest, (mpfr_ptr)0);
+    return distance;
+}
+
+enum { MAX_WORST_CASES = 1024 };
+
+static void published_worst_cases(void **state) {
+    (void)state;
+    static const ref_format binary64 = {53, 11};
+    FILE *f = fopen(ULPB_TEST_DATA "/worst_cases_f64.txt", "r");
+    assert_non_null(f);
+    static double x[ULPB_OP_COUNT][MAX_WORST_CASES], want[ULPB_OP_COUNT][MAX_WORST_CASES];
+    int count[ULPB_OP_COUNT] = {0}, near_midpoint = 0, glibc_misrounded = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char op[8], value[64], *end;
+        assert_int_equal(sscanf(line, "%7s %63s", op, value), 2);
+        const int op_id = ulpb_op_find(op);
+        assert_true(op_id >= 0 && count[op_id] < MAX_WORST_CASES);
+        const double v = strtod(value, &end);
+        if (*end || !isfinite(v)) fail_msg("not a finite double: '%s'", value);
+        int midpoint;
+        const double distance = half_ulp_distance(op_id, v, &midpoint);
+        if (!(distance < 0x1p-40))
+            fail_msg("%s(%a) lies %.3g ulp from a rounding boundary: not a hard case", op, v, distance);
+        near_midpoint += midpoint;
+        ref_value exact;
+        ref_eval(ulpb_ops[op_id].ref, &binary64, v, &exact);
+        double y;
+        if (op_id == ULPB_OP_cos)
+            omk_cos_f64(&v, &y, 1);
+        else
+            omk_asin_f64(&v, &y, 1);
+        if (y != exact.rounded) fail_msg("omk %s(%a) = %a, correctly rounded %a", op, v, y, exact.rounded);
+        glibc_misrounded += (op_id == ULPB_OP_cos ? cos(v) : asin(v)) != exact.rounded;
+        x[op_id][count[op_id]] = v;
+        want[op_id][count[op_id]++] = exact.rounded;
+    }
+    fclose(f);
+    ref_free_cache();
+    /* the same inputs side by side, so that the vector loops meet them in every lane position and block */
+    for (int op_id = 0; op_id < ULPB_OP_COUNT; op_id++) {
+        static double got[MAX_WORST_CASES];
+        if (op_id == ULPB_OP_cos)
+            omk_cos_f64(x[op_id], got, (size_t)count[op_id]);
+        else
+            omk_asin_f64(x[op_id], got, (size_t)count[op_id]);
+        for (int i = 0; i < count[op_id]; i++)
+            if (got[i] != want[op_id][i])
+                fail_msg("omk %s array: element %d, x = %a: %a, correctly rounded %a", ulpb_ops[op_id].name, i,
+                         x[op_id][i], got[i], want[op_id][i]);
+    }
+    assert_true(count[ULPB_OP_cos] >= 100 && count[ULPB_OP_asin] >= 40);
+    print_message("%d cos and %d asin worst cases (%d near a midpoint): omk (%s build) rounds all correctly, glibc "
+                  "misrounds %d\n",
+                  count[ULPB_OP_cos], count[ULPB_OP_asin], near_midpoint, omk_isa_in_use(), glibc_misrounded);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(hard_cases_table)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(hard_cases_table), cmocka_unit_test(published_worst_cases)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
