@@ -121,42 +121,62 @@ typedef struct {
     double y_hi, y_lo;      /* asin b, or asin b - pi/2 on the second side */
 } asin_rotation;
 
-/* The table row of |x| (< 1; other lanes still index inside the table): j = i + 256 on the second side, i = round(256
- * m (1 - 2^-16)) <= 181; the scale moves the lower edge of the second cell to 2^-9 (1 + 2^-16) (asin_rotation_u).
- * *t_hi = RN(sqrt(RN(1 - x^2))), which asin_rotation_setup takes back rather than take a second square root. */
-static inline int64_t asin_rotation_row(double ax, double *t_hi_out) {
-    const double t_hi = sqrt(fma(-ax, ax, 1.0));
-    const uint64_t side = 0 - (uint64_t)(ax > t_hi);
-    const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
-    *t_hi_out = t_hi;
-    return (int64_t)(omk_bits64(fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
-}
-
-/* The rotation of |x| from t_hi and row = K_ASIN_ROT_ROWS[asin_rotation_row(ax, &t_hi)] = {y_hi, y_lo, c_hi,
- * c_lo_half}. precise: two Newton steps on the binary32 quotient 1/(2 t) (to about 2^-52 instead of 2^-23), for the
- * middle phase (t to ~2^-104 instead of ~2^-76). */
-static inline asin_rotation asin_rotation_setup(double ax, double t_hi, int precise, double row_y_hi, double row_y_lo,
-                                                double row_c_hi, double row_c_lo_half) {
-    /* 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
-     * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact
-     * for |x| >= 1/2; w (1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from
-     * the binary64 1 - RN(x^2) would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. */
-    const double d_hi = fma(-ax, ax, 1.0), w = 1.0 - ax;
+/* t = sqrt(1 - x^2) = t_hi + 2 t_lo_half, |x| < 1, from t_hi = RN(sqrt(d_hi)) and the residual (d_hi + d_lo) - t_hi^2,
+ * where 1 - x^2 = d_hi + d_lo, d_hi = RN(1 - x^2), d_lo its error in one rounding: -x^2 + (1 - d_hi) on the first
+ * side (|x| <= t_hi, so d_hi >= 1/2 and 1 - d_hi is exact), w x + (w - d_hi) on the second (w = 1 - |x|, exact for
+ * |x| >= 1/2; w (1 + |x|) = 1 - x^2, and w - d_hi is exact: d_hi/2 <= w <= d_hi). A d_lo rounded from the binary64
+ * 1 - RN(x^2) would be off by up to 2^-54 absolute, far from 2^-53 relative near |x| = 1. d_hi - t_hi^2 is exact, so
+ * the residual carries one rounding. */
+static inline double asin_t_residual(double ax, double d_hi, double t_hi) {
+    const double w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double d_lo = omk_select(side, fma(w, ax, w - d_hi), fma(-ax, ax, 1.0 - d_hi));
+    return fma(-t_hi, t_hi, d_hi) + d_lo;
+}
+
+/* t_lo_half = residual / (4 t_hi), the reciprocal from a binary32 division. precise: two Newton steps on it (to about
+ * 2^-52 instead of 2^-23), for the middle phase (t to ~2^-104 instead of ~2^-76). */
+static inline double asin_t_lo_half(double t_hi, double residual, int precise) {
     double quarter_inv_t = (double)(0.25f / ((float)t_hi + 0x1p-100f)); /* 2^-100: |x| = 1 divides by 0 */
     if (precise) {
         double h = 2.0 * quarter_inv_t; /* 1/(2 t) */
         for (int step = 0; step < 2; step++) h = fma(h, fma(-(t_hi + t_hi), h, 1.0), h);
         quarter_inv_t = 0.5 * h;
     }
+    return residual * quarter_inv_t;
+}
+
+/* The table row of |x| (< 1; other lanes still index inside the table): j = i + 256 on the second side, i = round(256
+ * m (1 - 2^-16)) <= 181; the scale moves the lower edge of the second cell to 2^-9 (1 + 2^-16) (asin_rotation_u).
+ * *t_hi = RN(sqrt(RN(1 - x^2))) and *residual (asin_t_residual) go to asin_rotation_setup. The residual is computed
+ * here because the vector builds run this stage in a pass of its own that waits on the square root's divider, with
+ * ports to spare: double asin took 0.94 of the time with AVX-512 and AVX2 on AMD Zen 5, 0.97 in the scalar build
+ * (omk_ab against the residual in the main pass, same outputs). The division stays in the main pass: moved here too,
+ * it made the pass wait on the divider as long as the main pass gained. The row's fma comes before the residual's, so
+ * that the scalar build reuses it for -b in asin_rotation_setup (GCC did not across the other fma calls: 15%
+ * slower). */
+static inline int64_t asin_rotation_row(double ax, double *t_hi_out, double *residual_out) {
+    const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi);
+    const uint64_t side = 0 - (uint64_t)(ax > t_hi);
+    const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
+    const int64_t row = (int64_t)(omk_bits64(fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
+    *t_hi_out = t_hi;
+    *residual_out = asin_t_residual(ax, d_hi, t_hi);
+    return row;
+}
+
+/* The rotation of |x| from t_hi, the residual (asin_rotation_row) and row = K_ASIN_ROT_ROWS[asin_rotation_row(...)] =
+ * {y_hi, y_lo, c_hi, c_lo_half}. */
+static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double residual, double row_y_hi,
+                                                double row_y_lo, double row_c_hi, double row_c_lo_half) {
+    const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     asin_rotation r;
-    r.t_lo_half = (fma(-t_hi, t_hi, d_hi) + d_lo) * quarter_inv_t; /* d_hi - t_hi^2 is exact */
     r.side = side;
     r.m_hi = ax > t_hi ? t_hi : ax;
     r.n_hi = ax > t_hi ? ax : t_hi;
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
     r.minus_b = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * 0x1p-8; /* -b: the row's b = i/256 */
+    r.t_lo_half = asin_t_lo_half(t_hi, residual, 0);
     r.c_hi = row_c_hi;
     r.c_lo_half = row_c_lo_half;
     r.t_lo_factor = omk_select(side, r.c_hi, r.minus_b); /* t_lo is m_lo on the second side, n_lo on the first */
@@ -167,10 +187,12 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, int prec
 
 /* The same, reading the row itself (gathers when vectorized). */
 static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
-    double t_hi;
-    const int64_t j = asin_rotation_row(ax, &t_hi); /* indexed in full, as in OMK_DEFINE_F64_FAST */
-    return asin_rotation_setup(ax, t_hi, precise, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2],
-                               K_ASIN_ROT_ROWS[j][3]);
+    double t_hi, residual;
+    const int64_t j = asin_rotation_row(ax, &t_hi, &residual); /* indexed in full, as in OMK_DEFINE_F64_FAST */
+    asin_rotation r = asin_rotation_setup(ax, t_hi, residual, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1],
+                                          K_ASIN_ROT_ROWS[j][2], K_ASIN_ROT_ROWS[j][3]);
+    if (precise) r.t_lo_half = asin_t_lo_half(t_hi, residual, 1);
+    return r;
 }
 
 /* u = u_hi + 2 u_lo_half (the half spares an operation in asin_f64_fast). p_hi - n_hi b is exact: n_hi >= 1/2 makes
@@ -190,9 +212,9 @@ static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
 
 /* Branch-free binary64 asin for |x| < 1 as value + tail: y_hi + u_hi summed error-free (|y_hi| > |u_hi|, or
  * y_hi = 0), the rest (below 2^-17 of the result) in binary64. */
-static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double row_y_hi, double row_y_lo,
-                                                double row_c_hi, double row_c_lo_half) {
-    const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, 0, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
+static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double residual, double row_y_hi,
+                                                double row_y_lo, double row_c_hi, double row_c_lo_half) {
+    const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
     double u_lo_half;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const double z = u_hi * u_hi;
@@ -209,8 +231,10 @@ static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double ro
     return result;
 }
 
-/* The first stage of asin_f64_fast_rows: the row index, and t_hi in *aux. */
-static inline int64_t asin_f64_row(double x, double *aux) { return asin_rotation_row(fabs(x), aux); }
+/* The first stage of asin_f64_fast_rows: the row index, t_hi in *aux and the residual in *aux2. */
+static inline int64_t asin_f64_row(double x, double *aux, double *aux2) {
+    return asin_rotation_row(fabs(x), aux, aux2);
+}
 
 #define asin_F64_ROWS K_ASIN_ROT_ROWS
 OMK_DEFINE_F64_FAST(asin)

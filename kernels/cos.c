@@ -248,16 +248,16 @@ static inline omk_f64_result cos_table_step(uint64_t k, double hi, double lo) {
 /* binary64 |x| < 2^20 in two stages, the row index of K_COS_STEP_ROWS and the table step from the row's values
  * (the reduction is done again, which costs less than storing and reloading r); other lanes give garbage and are
  * redone. */
-static inline int64_t cos_f64_row(double x, double *aux) {
+static inline int64_t cos_f64_row(double x, double *aux, double *aux2) {
     double hi, lo;
-    *aux = 0.0; /* unused */
+    *aux = *aux2 = 0.0; /* unused */
     return (int64_t)(omk_bits64(reduce_by_pio512(x, &hi, &lo)) & 1023);
 }
 
-static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double a_hi, double a_lo, double b_hi,
+static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double aux2, double a_hi, double a_lo, double b_hi,
                                                double b_lo) {
     double hi, lo;
-    (void)aux;
+    (void)aux, (void)aux2;
     reduce_by_pio512(x, &hi, &lo);
     return cos_table_step_row(hi, lo, a_hi, a_lo, b_hi, b_lo);
 }

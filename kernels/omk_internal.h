@@ -153,8 +153,9 @@ typedef struct {
 } omk_f64_result;
 
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
- * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, rows[j][0..3]) with j = row_of(x, &aux), computed
- * in three passes in the vector builds (OMK_READ_ROWS_APART): the indices, the rows (omk_read_rows4), the rest.
+ * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2, rows[j][0..3]) with j = row_of(x, &aux, &aux2),
+ * computed in three passes in the vector builds (OMK_READ_ROWS_APART): the indices (and two values carried over), the
+ * rows (omk_read_rows4), the rest.
  * Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d =
  * 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next to y on tail's side (a tie
  * is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it
@@ -181,10 +182,11 @@ typedef struct {
         uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */              \
         double check[OMK_BLOCK_F64];      /* fma(tail, factor, y): y is kept where the two agree */                    \
         int64_t row_offset[OMK_BLOCK_F64];                                                                             \
-        double aux[OMK_BLOCK_F64], row0[OMK_BLOCK_F64], row1[OMK_BLOCK_F64], row2[OMK_BLOCK_F64], row3[OMK_BLOCK_F64]; \
+        double aux[OMK_BLOCK_F64], aux2[OMK_BLOCK_F64];                                                                \
+        double row0[OMK_BLOCK_F64], row1[OMK_BLOCK_F64], row2[OMK_BLOCK_F64], row3[OMK_BLOCK_F64];                     \
         if (OMK_READ_ROWS_APART) {                                                                                     \
             OMK_PRAGMA(omp simd)                                                                                       \
-            for (size_t i = 0; i < m; i++) row_offset[i] = 4 * row_of(in[i], &aux[i]);                                 \
+            for (size_t i = 0; i < m; i++) row_offset[i] = 4 * row_of(in[i], &aux[i], &aux2[i]);                       \
             omk_read_rows4(&(rows)[0][0], row_offset, row0, row1, row2, row3, m);                                      \
         }                                                                                                              \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
@@ -192,8 +194,9 @@ typedef struct {
             const int64_t a =                                                                                          \
                 (int64_t)omk_abs_bits64(in[i]); /* read before the store, which may alias in[] for the compiler */     \
             /* by value: an address-taken local would become a stack array */                                          \
-            const omk_f64_result r =                                                                                   \
-                OMK_READ_ROWS_APART ? fast_rows(in[i], aux[i], row0[i], row1[i], row2[i], row3[i]) : fast(in[i]);      \
+            const omk_f64_result r = OMK_READ_ROWS_APART                                                               \
+                                         ? fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i])       \
+                                         : fast(in[i]);                                                                \
             out[i] = r.value;                                                                                          \
             if ((factor) != 0.0) check[i] = fma(r.tail, (factor), r.value);                                            \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
@@ -396,18 +399,18 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  * the loops that call it (the second pass). */
 #define OMK_DEFINE_F64_FAST(op)                                                                                        \
     static inline omk_f64_result op##_f64_fast(double x) {                                                             \
-        double aux;                                                                                                    \
-        const int64_t j = op##_f64_row(x, &aux);                                                                       \
-        return op##_f64_fast_rows(x, aux, op##_F64_ROWS[j][0], op##_F64_ROWS[j][1], op##_F64_ROWS[j][2],               \
+        double aux, aux2;                                                                                              \
+        const int64_t j = op##_f64_row(x, &aux, &aux2);                                                                \
+        return op##_f64_fast_rows(x, aux, aux2, op##_F64_ROWS[j][0], op##_F64_ROWS[j][1], op##_F64_ROWS[j][2],         \
                                   op##_F64_ROWS[j][3]);                                                                \
     }
 
 /* The array entry points of one op for one ISA build, from the op's element functions:
  *   op##_f64_fast(x), op##_f32_fast(x)  branch-free approximations the array loops vectorize (binary64:
  *                                        value + tail, omk_f64_result);
- *   op##_f64_row(x, &aux), op##_F64_ROWS, op##_f64_fast_rows(x, aux, row[0..3])  op##_f64_fast in two stages
- *                                        (OMK_DEFINE_F64_FAST): its table row's index (and one value carried
- *                                        over), then the rest;
+ *   op##_f64_row(x, &aux, &aux2), op##_F64_ROWS, op##_f64_fast_rows(x, aux, aux2, row[0..3])  op##_f64_fast
+ *                                        in two stages (OMK_DEFINE_F64_FAST): its table row's index (and two values
+ *                                        carried over), then the rest;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
