@@ -281,10 +281,10 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     return rc ? fail(sub, "%s", err) : 0;
 }
 
-/* "Command: " and the command as a Markdown code span. The fence is one backtick longer than the longest run of
- * backticks in the command, and padded with spaces when the command starts or ends with one, so that a backtick in
- * an argument (as in a file name) cannot close the span early. */
-static void command_line(FILE *f, const char *command) {
+/* label and the command as a Markdown code span. The fence is one backtick longer than the longest run of backticks
+ * in the command, and padded with spaces when the command starts or ends with one, so that a backtick in an argument
+ * (as in a file name) cannot close the span early. */
+static void labelled_command_line(FILE *f, const char *label, const char *command) {
     size_t longest = 0, run = 0;
     for (const char *c = command; *c; c++) {
         run = *c == '`' ? run + 1 : 0;
@@ -292,12 +292,14 @@ static void command_line(FILE *f, const char *command) {
     }
     const size_t len = strlen(command);
     const char *pad = len && (command[0] == '`' || command[len - 1] == '`') ? " " : "";
-    fputs("Command: ", f);
+    fputs(label, f);
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
     fprintf(f, "%s%s%s", pad, command, pad);
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
     fputs("  \n", f);
 }
+
+static void command_line(FILE *f, const char *command) { labelled_command_line(f, "Command: ", command); }
 
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
@@ -530,6 +532,9 @@ static int run_exhaustive(const accuracy_options *o) {
     ulpb_exhaustive_state *st = calloc(1, sizeof *st);
     int status = 0;
     const char *json_path = o->json_path;
+    /* A resumed result keeps the command that started it, which gives the same result in one go; the resuming
+     * command goes beside it. */
+    char *started_by = NULL;
     if (o->resume_path) {
         cJSON *doc = read_json_file(sub, o->resume_path, &status);
         char err[256];
@@ -539,6 +544,12 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return status;
         }
+        const char *recorded = cJSON_GetStringValue(cJSON_GetObjectItem(doc, "command"));
+        if (recorded && !(started_by = strdup(recorded))) {
+            cJSON_Delete(doc);
+            free(st);
+            return fail(sub, "out of memory");
+        }
         cJSON_Delete(doc);
         /* what the file says wins; a flag that contradicts it is an error */
         const ulpb_exhaustive_spec *s = &st->spec;
@@ -546,6 +557,7 @@ static int run_exhaustive(const accuracy_options *o) {
             (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
             (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
             free(st);
+            free(started_by);
             return fail(sub, "--resume '%s': its op, implementation, shard or reference differ from the flags",
                         o->resume_path);
         }
@@ -583,6 +595,7 @@ static int run_exhaustive(const accuracy_options *o) {
     const char *const outputs[] = {json_path, o->markdown_path};
     if ((status = check_outputs(sub, outputs, 2))) {
         free(st);
+        free(started_by);
         return status;
     }
     ulpb_exhaustive_run(st);
@@ -597,7 +610,8 @@ static int run_exhaustive(const accuracy_options *o) {
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
-    command_line(f, g_command);
+    command_line(f, started_by ? started_by : g_command);
+    if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
             st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
             complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
@@ -610,7 +624,8 @@ static int run_exhaustive(const accuracy_options *o) {
         fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
     }
     fclose(f);
-    cJSON *doc = ulpb_exhaustive_json(st, g_command);
+    cJSON *doc = ulpb_exhaustive_json(st, started_by ? started_by : g_command);
+    if (started_by) cJSON_AddStringToObject(doc, "resumed_with", g_command);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md);
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
@@ -621,6 +636,7 @@ static int run_exhaustive(const accuracy_options *o) {
     free(md);
     free(r);
     free(st);
+    free(started_by);
     return status;
 }
 

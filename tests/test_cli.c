@@ -362,6 +362,22 @@ static double number_of(const cJSON *o, const char *key) {
     return item->valuedouble;
 }
 
+/* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
+static void exhaustive_resume_keeps_the_command(void **state) {
+    (void)state;
+    assert_int_equal(
+        run("accuracy --op asin --dtype f32 --exhaustive --shard 0/2048 --max-chunks 1 --quiet --json $D/ex.json"), 3);
+    assert_int_equal(run("accuracy --resume $D/ex.json --quiet --markdown $D/ex.md"), 0);
+    cJSON *doc = load_json("ex.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+    assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 0/2048 --max-chunks 1"));
+    assert_non_null(strstr(string_of(doc, "resumed_with"), "--resume"));
+    cJSON_Delete(doc);
+    char *md = slurp(path("ex.md"));
+    assert_non_null(strstr(md, "Resumed with: `"));
+    free(md);
+}
+
 /* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
  * aggregate per (implementation, op, dtype, size, input set) the CPU runs. */
 static void bench_writes_google_benchmark_json(void **state) {
@@ -861,6 +877,7 @@ int main(void) {
         cmocka_unit_test(eval_rejects_bad_input),
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(sampled_shards_merge),
+        cmocka_unit_test(exhaustive_resume_keeps_the_command),
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),
         cmocka_unit_test(bench_custom_range),
