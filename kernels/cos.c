@@ -416,19 +416,33 @@ OMK_RARE_PATH static double cos_f64_accurate(double x) {
  * polynomial serves every lane (no per-lane selection). binary64 arithmetic with pi/2 as a
  * double-double through two fmas, relative error below 2^-43.5 for |x| < 2^20.
  * A result within OMK_F32_GUARD of a binary32 rounding boundary is redone through cos_f64_dd and
- * rounded from its double-double. */
-static inline double cos_f32_fast(float x) {
+ * rounded from its double-double. In two stages, which the vector builds run as two passes (OMK_ARRAY_LOOP): the
+ * reduction, -r and k + 0x1.8p52 in *aux, then the polynomial and the sign. Split so, the loop took 0.86 of the time
+ * with AVX-512 and AVX2 on AMD Zen 5 (omk_ab against one pass, same outputs); the same split of binary32 asin (square
+ * root, then polynomial) took 1.13 and 1.08, so asin keeps one. */
+static inline double cos_f32_reduce(float x, double *aux) {
     const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
     const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
     const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
+    *aux = k_shifted;
     /* -r = j pi/2 - |x|, exactly the negation of the r below: the inner fma is exact up to one
      * rounding of r + j K_PIO2_LO */
-    const double minus_r = fma(j, K_PIO2_LO, fma(j, K_PIO2_HI, -ax));
+    return fma(j, K_PIO2_LO, fma(j, K_PIO2_HI, -ax));
+}
+
+static inline double cos_f32_evaluate(double minus_r, double k_shifted) {
     const double z = minus_r * minus_r;
     const double sin_minus_r = fma(minus_r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), minus_r);
     /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of k_shifted) is odd */
     return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(k_shifted) << 63));
 }
+
+static inline double cos_f32_fast(float x) {
+    double k_shifted;
+    const double minus_r = cos_f32_reduce(x, &k_shifted);
+    return cos_f32_evaluate(minus_r, k_shifted);
+}
+#define cos_F32_STAGED 1
 
 /* binary32 |x| >= 2^20, finite, vectorized (the array loops run it on the blocks that hold such x):
  * Payne-Hanek in binary64. |x| = m 2^E (m < 2^24) times 2/pi's 24-bit chunks from i0 on (the

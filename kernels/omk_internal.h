@@ -116,9 +116,10 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
  * [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass;
  * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
  * result (for example the sign applied after narrowing); round_key(approx):
- * rounding-test distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key, key_limit,   \
-                       accurate)                                                                                       \
+ * rounding-test distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. staged: fast(x) is
+ * evaluate(reduce(x, &aux), aux), which the vector builds then run as two passes. */
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge, huge_end_bits,       \
+                       finish, round_key, key_limit, accurate)                                                         \
     for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
         const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
         T copy[OMK_BLOCK], *out = (y) + start;                                                                         \
@@ -128,8 +129,16 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         uint32_t min_key = UINT32_MAX;                                                                                 \
         double approx_of[OMK_BLOCK];                                                                                   \
         if (OMK_APPROX_APART) {                                                                                        \
-            OMK_PRAGMA(omp simd)                                                                                       \
-            for (size_t i = 0; i < m; i++) approx_of[i] = fast(in[i]);                                                 \
+            if (staged) {                                                                                              \
+                double reduced[OMK_BLOCK], aux[OMK_BLOCK];                                                             \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) reduced[i] = reduce(in[i], &aux[i]);                                    \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) approx_of[i] = evaluate(reduced[i], aux[i]);                            \
+            } else {                                                                                                   \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) approx_of[i] = fast(in[i]);                                             \
+            }                                                                                                          \
         }                                                                                                              \
         OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(min : min_key))                                         \
         for (size_t i = 0; i < m; i++) {                                                                               \
@@ -455,8 +464,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
-                       op##_f32_huge, op##_F32_HUGE_END_BITS, op##_f32_finish, omk_f32_rounding_key,                   \
-                       2 * OMK_F32_GUARD, op##_f32_accurate)                                                           \
+                       op##_F32_STAGED, op##_f32_reduce, op##_f32_evaluate, op##_f32_huge, op##_F32_HUGE_END_BITS,     \
+                       op##_f32_finish, omk_f32_rounding_key, 2 * OMK_F32_GUARD, op##_f32_accurate)                    \
     }
 
 /* The entry points of one 16-bit type (mant_bits fraction bits, exponent bias exp_bias): op##_<dtype>_direct, which
