@@ -389,6 +389,11 @@ static inline float asin_h_fast(float ax) {
     const float asin_v = fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
     return ax >= 0.5f ? fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;
 }
+/* One pass (its stages exist for the array loop's generic code only): the result of the square root stage would be
+ * two values. */
+#define asin_H_STAGED 0
+static inline float asin_h_reduce(float ax) { return ax; }
+static inline float asin_h_evaluate(float ax) { return asin_h_fast(ax); }
 #define asin_H_GUARD         4u
 #define asin_F16_LIMIT_BITS  0x3c01u /* |x| > 1, NaN and infinities read the table */
 #define asin_BF16_LIMIT_BITS 0x3f81u

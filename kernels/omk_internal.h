@@ -261,12 +261,14 @@ typedef struct {
 
 /* The 16-bit loop of the AVX-512 build, for a format with mant_bits fraction bits and exponent bias exp_bias
  * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact), a
- * vectorized pass replaces it by fast(|x|), the result in binary32 (signed for cos) closer than guard binary32 ulps for
- * |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit format, testing whether the rounding is
- * the correct one; the lanes it cannot settle read the table (table() gives it). Splitting the conversions off the
- * vectorized pass lets them use the conversion instructions and test 32 lanes at a time (on AMD Zen 5, binary16 cos
- * went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16. */
-#define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, limit_bits, guard, odd_sign, table)                      \
+ * vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate), the result in binary32 (signed
+ * for cos) closer than guard binary32 ulps for |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit
+ * format, testing whether the rounding is the correct one; the lanes it cannot settle read the table (table() gives
+ * it). Splitting the conversions off the vectorized pass lets them use the conversion instructions and test 32 lanes at
+ * a time (on AMD Zen 5, binary16 cos went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16.
+ */
+#define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, staged, reduce, evaluate, limit_bits, guard, odd_sign,   \
+                          table)                                                                                       \
     do {                                                                                                               \
         omk_redo16 redo;                                                                                               \
         redo.count = 0;                                                                                                \
@@ -278,8 +280,15 @@ typedef struct {
                 in = memcpy(copy, in, m * sizeof(uint16_t));                                                           \
             float wide[OMK_BLOCK];                                                                                     \
             omk_widen16(in, wide, m, mant_bits, exp_bias);                                                             \
-            OMK_PRAGMA(omp simd)                                                                                       \
-            for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                                    \
+            if (staged) {                                                                                              \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = reduce(wide[i]);                                              \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = evaluate(wide[i]);                                            \
+            } else {                                                                                                   \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                                \
+            }                                                                                                          \
             omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, guard, odd_sign, &redo, start);            \
             if (redo.count > OMK_REDO16_CAPACITY - OMK_BLOCK) omk_redo16_apply(&redo, (y), table(), odd_sign);         \
         }                                                                                                              \
@@ -479,8 +488,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
             omk_lookup16(omk_table_##op##_##dtype(), odd_sign, x, y, n);                                               \
             return;                                                                                                    \
         }                                                                                                              \
-        OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, op##_h_fast, op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD,          \
-                          odd_sign, omk_table_##op##_##dtype);                                                         \
+        OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, op##_h_fast, op##_H_STAGED, op##_h_reduce, op##_h_evaluate,    \
+                          op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD, odd_sign, omk_table_##op##_##dtype);                \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
