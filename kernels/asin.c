@@ -211,12 +211,26 @@ static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
 }
 
 /* Branch-free binary64 asin for |x| < 1 as value + tail: y_hi + u_hi summed error-free (|y_hi| > |u_hi|, or
- * y_hi = 0), the rest (below 2^-17 of the result) in binary64. */
-static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double residual, double row_y_hi,
-                                                double row_y_lo, double row_c_hi, double row_c_lo_half) {
+ * y_hi = 0), the rest (below 2^-17 of the result) in binary64. In two stages, which the vector builds run as two
+ * passes (OMK_ARRAY_LOOP_F64): the rotation, u = u_hi + 2 u_lo_half, then the series and the sums. Split so, double
+ * asin took 0.89-0.93 of the time with AVX-512 and 0.90-0.91 with AVX2 on AMD Zen 5 (omk_ab against one pass, same
+ * outputs). */
+static inline omk_f64_result asin_f64_rows_first(double x, double t_hi, double residual, double row_y_hi,
+                                                 double row_y_lo, double row_c_hi, double row_c_lo_half) {
     const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
     double u_lo_half;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
+    const omk_f64_result p = {u_hi, u_lo_half};
+    return p;
+}
+static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double residual, double row_y_hi,
+                                                  double row_y_lo, double c_hi, double c_lo_half, double u_hi,
+                                                  double u_lo_half) {
+    (void)residual, (void)c_hi, (void)c_lo_half;
+    asin_rotation r;
+    r.side = 0 - (uint64_t)(fabs(x) > t_hi);
+    r.y_hi = row_y_hi;
+    r.y_lo = row_y_lo;
     const double z = u_hi * u_hi;
     const double s = r.y_hi + u_hi;
     const double s_err = u_hi - (s - r.y_hi);
@@ -230,6 +244,12 @@ static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double re
                                    omk_double_from_bits(omk_bits64(rest - (value - s)) ^ flip)};
     return result;
 }
+static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double residual, double row_y_hi,
+                                                double row_y_lo, double row_c_hi, double row_c_lo_half) {
+    const omk_f64_result p = asin_f64_rows_first(x, t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
+    return asin_f64_rows_second(x, t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half, p.value, p.tail);
+}
+#define asin_F64_SPLIT 1
 
 /* The first stage of asin_f64_fast_rows: the row index, t_hi in *aux and the residual in *aux2. */
 static inline int64_t asin_f64_row(double x, double *aux, double *aux2) {

@@ -171,7 +171,8 @@ typedef struct {
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
  * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2, rows[j][0..3]) with j = row_of(x, &aux, &aux2),
  * computed in three passes in the vector builds (OMK_READ_ROWS_APART): the indices (and two values carried over), the
- * rows (omk_read_rows4), the rest.
+ * rows (omk_read_rows4), the rest; split: the rest is rows_second(x, aux, aux2, rows, rows_first(x, aux, aux2, rows)),
+ * in two passes.
  * Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d =
  * 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next to y on tail's side (a tie
  * is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it
@@ -186,7 +187,8 @@ typedef struct {
  * second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected lanes
  * itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
  * path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
-#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, fast, huge, huge_end_bits, factor, accurate)  \
+#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
+                           huge_end_bits, factor, accurate)                                                            \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
         const size_t m = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                                        \
         double copy[OMK_BLOCK_F64], *out = (y) + start;                                                                \
@@ -208,14 +210,26 @@ typedef struct {
             for (size_t i = 0; i < m; i++) row_offset[i] = 4 * row_of(in[i], &aux[i], &aux2[i]);                       \
             omk_read_rows4(&(rows)[0][0], row_offset, row0, row1, row2, row3, m);                                      \
         }                                                                                                              \
+        double prep0[OMK_BLOCK_F64], prep1[OMK_BLOCK_F64];                                                             \
+        if (OMK_READ_ROWS_APART && (split)) {                                                                          \
+            OMK_PRAGMA(omp simd)                                                                                       \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const omk_f64_result p = rows_first(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]);       \
+                prep0[i] = p.value;                                                                                    \
+                prep1[i] = p.tail;                                                                                     \
+            }                                                                                                          \
+        }                                                                                                              \
         OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const int64_t a =                                                                                          \
                 (int64_t)omk_abs_bits64(in[i]); /* read before the store, which may alias in[] for the compiler */     \
             /* by value: an address-taken local would become a stack array */                                          \
-            const omk_f64_result r = OMK_READ_ROWS_APART                                                               \
-                                         ? fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i])       \
-                                         : fast(in[i]);                                                                \
+            const omk_f64_result r =                                                                                   \
+                OMK_READ_ROWS_APART                                                                                    \
+                    ? ((split) ? rows_second(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i], prep0[i],     \
+                                             prep1[i])                                                                 \
+                               : fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]))                \
+                    : fast(in[i]);                                                                                     \
             out[i] = r.value;                                                                                          \
             if ((factor) != 0.0) check[i] = fma(r.tail, (factor), r.value);                                            \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
@@ -439,6 +453,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_f64_row(x, &aux, &aux2), op##_F64_ROWS, op##_f64_fast_rows(x, aux, aux2, row[0..3])  op##_f64_fast
  *                                        in two stages (OMK_DEFINE_F64_FAST): its table row's index (and two values
  *                                        carried over), then the rest;
+ *   op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second  with split 1, op##_f64_fast_rows is the second of
+ *                                        the first (two values carried over), run as two passes;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
@@ -468,8 +484,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
         OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_row, op##_F64_ROWS, op##_f64_fast_rows,      \
-                           op##_f64_fast, op##_f64_huge, op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR,             \
-                           op##_f64_accurate)                                                                          \
+                           op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second, op##_f64_fast, op##_f64_huge,    \
+                           op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR, op##_f64_accurate)                        \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
