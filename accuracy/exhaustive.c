@@ -268,6 +268,23 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(doc, "result");
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(doc, "state");
     if (ulpb_stats_from_json(result, state, &st->stats, err, len)) return -1;
+    /* the counters must be those of the covered chunks, all of this shard's: a resumed run adds to them */
+    int first, end, done_chunks = 0;
+    ulpb_shard_chunks(st->spec.shard_index, st->spec.shard_count, &first, &end);
+    for (int c = 0; c < ULPB_CHUNKS; c++) {
+        if (!st->done[c]) continue;
+        if (c < first || c >= end) {
+            snprintf(err, len, "\"covered\" holds inputs outside shard %d/%d", st->spec.shard_index,
+                     st->spec.shard_count);
+            return -1;
+        }
+        done_chunks++;
+    }
+    if (st->stats.inputs != (uint64_t)done_chunks * CHUNK_INPUTS) {
+        snprintf(err, len, "%llu inputs counted, but \"covered\" holds %llu", (unsigned long long)st->stats.inputs,
+                 (unsigned long long)done_chunks * CHUNK_INPUTS);
+        return -1;
+    }
     if (ulpb_json_get_number(result, "reference_fallbacks", &v, err, len)) return -1;
     st->reference_fallbacks = (uint64_t)v;
     const cJSON *item;
@@ -287,6 +304,10 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         char key[8];
         snprintf(key, sizeof key, "%d", c);
         if (ulpb_json_get_hex_double(sums, key, &st->chunk_ulp_sum[c], err, len)) return -1;
+        if (!(st->chunk_ulp_sum[c] >= 0)) {
+            snprintf(err, len, "\"chunk_ulp_sums\" %s is not a sum of errors", key);
+            return -1;
+        }
     }
     sum_chunk_ulps(st);
     return 0;

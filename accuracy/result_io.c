@@ -23,6 +23,13 @@ void ulpb_format_value(char *buf, size_t len, double v) {
         snprintf(buf, len, "%.17g (%a)", v, v);
 }
 
+void ulpb_format_ulp(char *buf, size_t len, double ulp) {
+    const double thousandths = ceil(ulp * 1000);
+    /* ulp * 1000 may round up onto an integer it exceeded: a product that lands exactly on one is checked */
+    const double shown = thousandths / 1000 < ulp ? (thousandths + 1) / 1000 : thousandths / 1000;
+    snprintf(buf, len, "%.3f", shown);
+}
+
 static void cpu_model(char *buf, size_t len) {
     snprintf(buf, len, "unknown");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -195,6 +202,10 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     if (get_count(state, "ulp_count", &s->ulp_count, err, len) ||
         ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
         return -1;
+    if (s->ulp_count > s->inputs || !(s->ulp_sum >= 0) /* NaN or negative; a sum can overflow */) {
+        snprintf(err, len, "malformed \"ulp_count\" or \"ulp_sum\"");
+        return -1;
+    }
     s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
     if (s->has_worst && (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
                          ulpb_json_get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
@@ -202,6 +213,10 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
                          ulpb_json_get_hex_double(state, "worst_got", &s->worst_got, err, len) ||
                          ulpb_json_get_hex_double(state, "worst_expected", &s->worst_expected, err, len)))
         return -1;
+    if (s->has_worst && !(s->max_ulp >= 0)) {
+        snprintf(err, len, "malformed \"max_ulp\"");
+        return -1;
+    }
     s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
     if (s->has_special_example && (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||
                                    ulpb_json_get_hex_double(state, "special_got", &s->special_got, err, len) ||
@@ -264,13 +279,16 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
             if (r->entry->op != (ulpb_op_id)op) continue;
             const ulpb_dtype *dt = &ulpb_dtypes[r->entry->dtype];
             char worst[64] = "-";
-            if (r->total.has_worst && r->total.max_ulp > 0)
-                snprintf(worst, sizeof worst, "0x%0*llx (%.9g)", (int)dt->bytes * 2,
-                         (unsigned long long)r->total.worst_bits, r->total.worst_input);
-            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %.3f | %s | %.2f |\n", dt->name, r->entry->impl,
+            if (r->total.has_worst)
+                snprintf(worst, sizeof worst, "0x%0*llx (%.*g)", (int)dt->bytes * 2,
+                         (unsigned long long)r->total.worst_bits, dt->bytes == 8 ? 17 : 9, /* digits to round-trip */
+                         r->total.worst_input);
+            char max_ulp[32];
+            ulpb_format_ulp(max_ulp, sizeof max_ulp, r->total.max_ulp);
+            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %.2f |\n", dt->name, r->entry->impl,
                     r->exhaustive ? "exhaustive" : "sampled", (unsigned long long)r->total.inputs,
-                    (unsigned long long)r->total.misrounded, (unsigned long long)r->total.special_mismatches,
-                    r->total.max_ulp, worst, r->seconds + r->reference_seconds);
+                    (unsigned long long)r->total.misrounded, (unsigned long long)r->total.special_mismatches, max_ulp,
+                    worst, r->seconds + r->reference_seconds);
         }
     }
 }

@@ -50,4 +50,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
 /* "%.17g" and "%a" of a value, for worst-input columns. */
 void ulpb_format_value(char *buf, size_t len, double v);
 
+/* An ULP error with three decimals, rounded up: a misrounded 0.5001 shows as 0.501, never as a correctly rounded
+ * 0.500. */
+void ulpb_format_ulp(char *buf, size_t len, double ulp);
+
 #endif

@@ -58,6 +58,19 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
     return fail(sub, "unknown option '%.*s' (try --help)", len, word);
 }
 
+/* getopt_long, except that a value given as the next word must not look like a long option: "--json --quiet" would
+ * otherwise write a file named --quiet and leave quiet mode off. Such a value is reported as missing (':', with
+ * optind back on the option for bad_option); "--json=--x" is taken as given. */
+static int next_option(int argc, char **argv, const char *shortopts, const struct option *opts, int *longindex) {
+    const int c = getopt_long(argc, argv, shortopts, opts, longindex);
+    if (c != -1 && c != '?' && c != ':' && optarg && optind >= 2 && optarg == argv[optind - 1] &&
+        strncmp(optarg, "--", 2) == 0) {
+        optind--;
+        return ':';
+    }
+    return c;
+}
+
 /* Checks the files a command will write before it runs (runs take minutes to hours): each
  * path's directory exists and is writable; NULL entries are skipped. */
 static int check_outputs(const char *sub, const char *const *paths, int count) {
@@ -154,7 +167,7 @@ static const char *dtype_name(int i) { return ulpb_dtypes[i].name; }
 static int cmd_list(int argc, char **argv) {
     static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == 'h') {
             puts("usage: ulpbench list\n\n"
                  "Prints every registry entry: implementation, op, dtype, role (production: gated; peer: shown\n"
@@ -276,8 +289,10 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     if (md_path) outputs[count++] = (ulpb_output){.path = md_path, .text = markdown};
     const int rc = ulpb_write_outputs(outputs, count, err, sizeof err);
     free(json_text);
-    /* an output written to stdout itself (--json /dev/stdout) takes stdout's place */
-    if (markdown && !ulpb_output_is_stdout(json_path) && !ulpb_output_is_stdout(md_path)) fputs(markdown, stdout);
+    /* an output written to stdout itself (--json /dev/stdout) takes stdout's place; after a failed write stdout gets
+     * nothing, so that a pipeline's copy of it cannot pass for the report of a run that succeeded */
+    if (!rc && markdown && !ulpb_output_is_stdout(json_path) && !ulpb_output_is_stdout(md_path))
+        fputs(markdown, stdout);
     return rc ? fail(sub, "%s", err) : 0;
 }
 
@@ -370,7 +385,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
     const char *value;
     unsigned long long u;
     int longindex = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, &longindex)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, &longindex)) != -1) {
         switch (c) {
         case 'o':
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &o->op_mask))
@@ -429,8 +444,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             const double v = strtod(value, &end);
-            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0))
-                return fail(sub, "--max-ulp needs a non-negative number, got '%s'", value);
+            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0) || v == INFINITY)
+                return fail(sub, "--max-ulp needs a finite non-negative number, got '%s'", value);
             o->max_ulp[dt] = v;
             break;
         }
@@ -647,7 +662,7 @@ static int cmd_merge(int argc, char **argv) {
         {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *out_path = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    while ((c = next_option(argc, argv, ":o:h", opts, NULL)) != -1) {
         if (c == 'o')
             out_path = optarg;
         else if (c == 'h') {
@@ -656,7 +671,8 @@ static int cmd_merge(int argc, char **argv) {
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
                  "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                 "count), that overlap, or that leave a gap.");
+                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method), that overlap, or that\n"
+                 "leave a gap. The merged file records the shards' environment, its cpu every CPU they ran on.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);
@@ -677,6 +693,19 @@ static int cmd_merge(int argc, char **argv) {
             status = fail("merge", "%s: schema_version is not %d (written by another ulpbench version?)", names[i],
                           ULPB_SCHEMA_VERSION);
     }
+    /* Shards from another library or omk build (OMK_ISA, OMK_HALF16) measured something else: the merged result
+     * names the one environment they share. The CPU may differ (a job array on mixed runners): cpu then lists them. */
+    static const char *const same_environment[] = {"glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16"};
+    const cJSON *env0 = status == 0 ? cJSON_GetObjectItem(docs[0], "environment") : NULL;
+    for (int i = 0; i < count && status == 0; i++)
+        for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment && status == 0; k++) {
+            const char *a = cJSON_GetStringValue(cJSON_GetObjectItem(env0, same_environment[k]));
+            const char *b = cJSON_GetStringValue(
+                cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), same_environment[k]));
+            if (!a || !b || strcmp(a, b) != 0)
+                status = fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0],
+                              names[i], same_environment[k], a ? a : "missing", b ? b : "missing");
+        }
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
     char err[512];
@@ -696,7 +725,25 @@ static int cmd_merge(int argc, char **argv) {
     } else if (status == 0) {
         status = fail("merge", "%s: not a result of ulpbench accuracy --shard or --exhaustive", names[0]);
     }
-    if (merged_doc) {
+    if (merged_doc) { /* the shards' environment, not that of the process merging them */
+        cJSON *env = cJSON_Duplicate(env0, 1);
+        const char **cpus = calloc((size_t)count, sizeof *cpus);
+        int distinct = 0;
+        size_t joined_len = 1;
+        for (int i = 0; i < count && cpus; i++) {
+            const char *cpu =
+                cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), "cpu"));
+            bool listed = !cpu;
+            for (int k = 0; k < distinct && !listed; k++) listed = strcmp(cpus[k], cpu) == 0;
+            if (listed) continue;
+            cpus[distinct++] = cpu;
+            joined_len += strlen(cpu) + 2;
+        }
+        char *joined = distinct > 1 ? calloc(joined_len, 1) : NULL;
+        for (int k = 0; k < distinct && joined; k++) strcat(strcat(joined, k ? "; " : ""), cpus[k]);
+        if (joined) cJSON_ReplaceItemInObjectCaseSensitive(env, "cpu", cJSON_CreateString(joined));
+        free(joined), free(cpus);
+        cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", env);
         if (out_path) {
             status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {
@@ -721,7 +768,7 @@ static int cmd_hard_cases(int argc, char **argv) {
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED, threads = 0;
     int c, option_index = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, &option_index)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, &option_index)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
@@ -944,7 +991,7 @@ static int cmd_bench(int argc, char **argv) {
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &spec.op_mask))
@@ -1140,8 +1187,16 @@ static int cmd_report(int argc, char **argv) {
         else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
             snprintf(why, sizeof why, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded,
                      max_misrounded);
-        else if (o.max_ulp[d] >= 0 && r->total.max_ulp > o.max_ulp[d])
-            snprintf(why, sizeof why, "max ULP %.3f > %.3f", r->total.max_ulp, o.max_ulp[d]);
+        else if (o.max_ulp[d] >= 0 && r->total.max_ulp > o.max_ulp[d]) {
+            /* the limit as given (%.17g would print 0.1 as 0.10000000000000001), the error rounded up */
+            char measured[32], limit[32];
+            ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
+            for (int digits = 1; digits <= 17; digits++) {
+                snprintf(limit, sizeof limit, "%.*g", digits, o.max_ulp[d]);
+                if (strtod(limit, NULL) == o.max_ulp[d]) break;
+            }
+            snprintf(why, sizeof why, "max ULP %s > %s", measured, limit);
+        }
         if (!why[0]) continue;
         char line[300];
         snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[d].name,
@@ -1154,11 +1209,17 @@ static int cmd_report(int argc, char **argv) {
     cJSON_AddNumberToObject(gate, "gated_rows", gated_rows);
     if (gated_rows == 0)
         fputs("Gate: PASSED, but nothing was gated: the selection holds no production (omk) row.\n", gf);
+    else if (passed)
+        fprintf(gf,
+                "Gate: PASSED (%d production row%s: 0 special-value mismatches; misrounded and max ULP within the "
+                "per-dtype thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
+                gated_rows, gated_rows == 1 ? "" : "s");
     else
         fprintf(gf,
-                "Gate: %s (%d production rows: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
-                "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
-                passed ? "PASSED" : "FAILED", gated_rows);
+                "Gate: FAILED (%d of %d production row%s failed, listed above; each must have 0 special-value "
+                "mismatches, misrounded and max ULP within the per-dtype thresholds in report.json, and 0 misrounded "
+                "for the correctly rounded kernels it lists).\n",
+                cJSON_GetArraySize(failures), gated_rows, gated_rows == 1 ? "" : "s");
     fclose(gf);
 
     const ulpb_run_info run = {g_command, o.seed, o.samples, "mpfr", 0, 1};
@@ -1206,7 +1267,7 @@ static int cmd_eval(int argc, char **argv) {
                                          {0, 0, 0, 0}};
     const char *op_text = NULL, *impl = "omk", *dtype_text = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             op_text = optarg;
@@ -1326,6 +1387,17 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "ulpbench: OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)\n",
                 forced_isa, omk_isa_in_use());
+        return EXIT_USAGE;
+    }
+    /* likewise for the 16-bit method: libomk takes any other value as the default, so a typo would measure it */
+    const char *forced_half16 = getenv("OMK_HALF16");
+    if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0) {
+        fprintf(stderr, "ulpbench: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
+        return EXIT_USAGE;
+    }
+    if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0) {
+        fprintf(stderr, "ulpbench: OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s\n",
+                forced_half16, omk_isa_in_use(), omk_half16_method());
         return EXIT_USAGE;
     }
     ulpb_limit_omk_to_available_isas();

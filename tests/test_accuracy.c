@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "accuracy.h"
+#include "result_io.h"
 
 enum { TEST_SEED = 20261130 };
 
@@ -135,12 +136,28 @@ static void samplers_are_reproducible(void **state) {
     }
 }
 
+/* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
+static void ulp_column_rounds_up(void **state) {
+    (void)state;
+    static const struct {
+        double ulp;
+        const char *shown;
+    } cases[] = {{0.5, "0.500"},    {0.49993, "0.500"}, {0.5000678, "0.501"}, {0x1.0000000000001p-1, "0.501"},
+                 {0.4989, "0.499"}, {0.0, "0.000"},     {1.76, "1.760"},      {127.0, "127.000"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[32];
+        ulpb_format_ulp(buf, sizeof buf, cases[i].ulp);
+        if (strcmp(buf, cases[i].shown) != 0) fail_msg("%a shown as %s, wanted %s", cases[i].ulp, buf, cases[i].shown);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cos_f16_exhaustive),        cmocka_unit_test(cos_bf16_exhaustive),
         cmocka_unit_test(asin_f16_exhaustive),       cmocka_unit_test(asin_bf16_exhaustive),
         cmocka_unit_test(sampled_meets_gate),        cmocka_unit_test(ruler_catches_double_rounding),
         cmocka_unit_test(samplers_are_reproducible), cmocka_unit_test(fast_reference_agrees_with_mpfr),
+        cmocka_unit_test(ulp_column_rounds_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,65 @@ static void sampled_shards_merge(void **state) {
     after = slurp(path("s0.json"));
     assert_string_equal(before, after);
     free(before), free(after);
+    /* the merged file records the shards' environment (here the scalar build), not the merging process's, and shards
+     * from another omk build are refused (as from another CPU or library): the merged file could name only one */
+    setenv("OMK_ISA", "scalar", 1);
+    for (int k = 0; k < 3; k++) {
+        char args[256];
+        snprintf(
+            args, sizeof args,
+            "accuracy --op asin --dtype f64 --impl omk --samples 6000 --shard %d/3 --quiet --json $D/scalar%d.json", k,
+            k);
+        assert_int_equal(run(args), 0);
+    }
+    unsetenv("OMK_ISA");
+    assert_int_equal(run("merge -o $D/merged_scalar.json $D/scalar0.json $D/scalar1.json $D/scalar2.json"), 0);
+    cJSON *doc = load_json("merged_scalar.json");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "omk_isa")),
+                        "scalar");
+    /* shards from several CPUs (a job array on mixed runners) merge, and cpu names them all */
+    char *text = slurp(path("scalar2.json"));
+    cJSON *other_cpu = cJSON_Parse(text);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(other_cpu, "environment"), "cpu", cJSON_CreateString("Other CPU"));
+    char *edited_text = cJSON_Print(other_cpu);
+    FILE *other = fopen(path("scalar2cpu.json"), "w");
+    fputs(edited_text, other);
+    fclose(other);
+    cJSON_free(edited_text), cJSON_Delete(other_cpu), free(text);
+    assert_int_equal(run("merge -o $D/merged_cpus.json $D/scalar0.json $D/scalar1.json $D/scalar2cpu.json"), 0);
+    cJSON *mixed = load_json("merged_cpus.json");
+    char want_cpus[600];
+    snprintf(want_cpus, sizeof want_cpus, "%s; Other CPU",
+             cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "cpu")));
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(mixed, "environment"), "cpu")),
+                        want_cpus);
+    cJSON_Delete(mixed);
+    cJSON_Delete(doc);
+    if (strcmp(omk_isa_in_use(), "scalar") != 0) {
+        assert_int_equal(run("merge $D/s0.json $D/scalar1.json $D/s2.json"), 2);
+        err = slurp(path("err.txt"));
+        if (!one_line_with(err, "different environments (omk_isa")) fail_msg("stderr '%s'", err);
+        free(err);
+    }
+    /* counters no run could have written are refused, not merged into a result that looks valid */
+    static const struct {
+        const char *key, *value;
+    } bad_state[] = {{"max_ulp", "nan"}, {"max_ulp", "-0x1p-1"}, {"ulp_sum", "nan"}, {"ulp_sum", "-0x1p+0"}};
+    for (size_t i = 0; i < sizeof bad_state / sizeof bad_state[0]; i++) {
+        char *text = slurp(path("s2.json"));
+        cJSON *edited_doc = cJSON_Parse(text);
+        cJSON *st = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0), "state");
+        cJSON_ReplaceItemInObject(st, bad_state[i].key, cJSON_CreateString(bad_state[i].value));
+        char *edited = cJSON_Print(edited_doc);
+        FILE *f = fopen(path("s2bad.json"), "w");
+        fputs(edited, f);
+        fclose(f);
+        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
+        err = slurp(path("err.txt"));
+        if (!one_line_with(err, bad_state[i].key))
+            fail_msg("state %s = %s: stderr '%s'", bad_state[i].key, bad_state[i].value, err);
+        free(err), cJSON_free(edited), cJSON_Delete(edited_doc), free(text);
+    }
 }
 
 static void report_gates(void **state) {
@@ -332,8 +391,15 @@ static void report_gates(void **state) {
     assert_int_equal(
         run("report --op asin --dtype f64 --samples 3000 --quiet --max-ulp f64=0 --no-bench --output-dir $D"), 1);
     md = slurp(path("report.md"));
-    assert_non_null(strstr(md, "FAIL omk asin f64"));
+    assert_non_null(strstr(md, "FAIL omk asin f64: max ULP 0.500 > 0\n"));
+    assert_non_null(strstr(md, "Gate: FAILED (1 of 1 production row failed"));
     assert_null(strstr(md, "throughput"));
+    free(md);
+    /* the limit as given: rounded to three decimals, 0.4988 read as the 0.499 it was compared with */
+    assert_int_equal(
+        run("report --op asin --dtype f64 --samples 3000 --quiet --max-ulp f64=0.4988 --no-bench --output-dir $D"), 1);
+    md = slurp(path("report.md"));
+    assert_non_null(strstr(md, "FAIL omk asin f64: max ULP 0.500 > 0.4988\n"));
     free(md);
     doc = load_json("report.json");
     assert_null(cJSON_GetObjectItem(doc, "throughput"));
@@ -376,6 +442,37 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     char *md = slurp(path("ex.md"));
     assert_non_null(strstr(md, "Resumed with: `"));
     free(md);
+    /* a partial result whose counters do not match what it covers, or whose state is no error sum, is refused: the
+     * resumed run would add to it and report a complete result with wrong counts */
+    assert_int_equal(
+        run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
+    for (int edit = 0; edit < 4; edit++) {
+        doc = load_json("ex2.json");
+        const char *needle = "covered";
+        if (edit == 0) {
+            cJSON_ReplaceItemInObject(doc, "covered", cJSON_CreateArray());
+        } else if (edit == 1) { /* a chunk of another shard */
+            const double other[2] = {0, 1 << 20};
+            cJSON *covered = cJSON_CreateArray();
+            cJSON_AddItemToArray(covered, cJSON_CreateDoubleArray(other, 2));
+            cJSON_ReplaceItemInObject(doc, "covered", covered);
+        } else {
+            needle = edit == 2 ? "max_ulp" : "ulp_sum";
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "state"), needle, cJSON_CreateString("nan"));
+        }
+        char *text = cJSON_Print(doc);
+        FILE *f = fopen(path("ex2bad.json"), "w");
+        fputs(text, f);
+        fclose(f);
+        cJSON_free(text), cJSON_Delete(doc);
+        char *before = slurp(path("ex2bad.json"));
+        assert_int_equal(run("accuracy --resume $D/ex2bad.json --quiet"), 2);
+        char *after = slurp(path("ex2bad.json")), *err = slurp(path("err.txt"));
+        if (!one_line_with(err, needle))
+            fail_msg("edit %d: stderr '%s' (wanted one line with '%s')", edit, err, needle);
+        assert_string_equal(before, after);
+        free(before), free(after), free(err);
+    }
 }
 
 /* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
@@ -543,8 +640,14 @@ static void usage_errors_are_one_line(void **state) {
         /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
         {"accuracy --op cos --dtype f16 --reference fast", "--reference fast is for f32 and f64"},
         /* strtod skips leading blanks; the other numeric options refuse them */
-        {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a non-negative number"},
-        {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a non-negative number"},
+        {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a finite non-negative number"},
+        {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a finite non-negative number"},
+        /* an infinite limit would be written to report.json as null */
+        {"report --no-bench --max-ulp f64=inf", "--max-ulp needs a finite non-negative number"},
+        {"report --no-bench --max-ulp f64=1e999", "--max-ulp needs a finite non-negative number"},
+        /* the next option is no value: taken as one, it would name a file '--quiet' and leave quiet mode off */
+        {"accuracy --op cos --dtype f16 --impl omk --json --quiet", "option '--json' needs a value"},
+        {"bench --op cos --markdown --quiet", "option '--markdown' needs a value"},
         {"bench --range ' 1,2'", "--range needs LO,HI"},
         {"bench --range '1, 2'", "--range needs LO,HI"},
     };
@@ -556,6 +659,15 @@ static void usage_errors_are_one_line(void **state) {
                      status, err, cases[i].needle);
         free(err);
     }
+    assert_false(exists("--quiet"));
+    /* OMK_HALF16, like OMK_ISA, must name a method this run uses: libomk takes a typo for the default */
+    setenv("OMK_HALF16", "tables", 1);
+    const int half16_status = run("list");
+    unsetenv("OMK_HALF16");
+    char *half16_err = slurp(path("err.txt"));
+    if (half16_status != 2 || !one_line_with(half16_err, "OMK_HALF16=tables is no 16-bit method"))
+        fail_msg("OMK_HALF16=tables: status %d, stderr '%s'", half16_status, half16_err);
+    free(half16_err);
     /* the default seed (and 0) are seeds like any other */
     assert_int_equal(run("hard-cases --op asin --seed 20261130 --starts 1 --span 1 --keep 1"), 0);
     assert_int_equal(run("hard-cases --op asin --seed 0 --starts 1 --span 1 --keep 1"), 0);
@@ -605,6 +717,16 @@ static void unwritable_output_fails_before_the_run(void **state) {
         if (exists(path(cases[i].absent))) fail_msg("'%s' left %s behind", cases[i].args, cases[i].absent);
         assert_no_temp_files();
     }
+}
+
+/* An output that fails when the results are written (a full disk) is exit status 2 with nothing on stdout, whose copy
+ * in a pipeline would otherwise pass for the report of a run that succeeded. */
+static void failed_write_leaves_stdout_empty(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json /dev/full"), 2);
+    char *err = slurp(path("err.txt")), *out = slurp(path("out.txt"));
+    if (!one_line_with(err, "/dev/full") || !out || *out) fail_msg("stderr '%s', stdout '%.80s'", err, out);
+    free(err), free(out);
 }
 
 /* A symbolic link is followed (its target replaced, the link kept) and a pipe is written through: renaming
@@ -885,6 +1007,7 @@ int main(void) {
         cmocka_unit_test(usage_errors_are_one_line),
         cmocka_unit_test(unwritable_output_fails_before_the_run),
         cmocka_unit_test(outputs_are_written_all_or_nothing),
+        cmocka_unit_test(failed_write_leaves_stdout_empty),
         cmocka_unit_test(outputs_through_links_and_pipes),
         cmocka_unit_test(recorded_command_is_quoted),
         cmocka_unit_test(recorded_command_survives_backticks),
