@@ -27,4 +27,16 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" -lm -o "$prefix/static"
 "$prefix/static"
 test -x "$prefix/bin/ulpbench"
+# A deeper library directory (Debian's multiarch lib/x86_64-linux-gnu): omk.pc must still find the prefix.
+# Configured only (seconds), with this build's libraries copied where that configuration would install them.
+src=$(dirname "$0")/..
+deep=lib/x86_64-linux-gnu
+cmake -S "$src" -B "$prefix/deep-build" -DCMAKE_INSTALL_LIBDIR=$deep -DULPB_BUILD_TESTS=OFF >/dev/null
+mkdir -p "$prefix/deep/$deep/pkgconfig" "$prefix/deep/include"
+cp "$prefix/include/omk.h" "$prefix/deep/include/"
+cp -P "$prefix"/lib/libomk.* "$prefix/deep/$deep/"
+cp "$prefix/deep-build/omk.pc" "$prefix/deep/$deep/pkgconfig/"
+export PKG_CONFIG_PATH="$prefix/deep/$deep/pkgconfig"
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/deep/$deep" -o "$prefix/deep-shared"
+"$prefix/deep-shared"
 echo "install contract: ok"
