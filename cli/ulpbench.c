@@ -190,11 +190,36 @@ static int cmd_list(int argc, char **argv) {
     return 0;
 }
 
+/* "omk,sleef-u10-avx512" or "all" (no names: every implementation) into names[] (up to ULPB_BENCH_MAX_IMPLS, a name
+ * given twice once); names point into `text`, which is modified. -1 for an unknown name (in *unknown), -2 for an empty
+ * one. */
+static int parse_impls(char *text, const char **names, int *count, const char **unknown) {
+    *count = 0;
+    if (strcmp(text, "all") == 0) return 0;
+    const size_t len = strlen(text);
+    if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) return -2; /* strtok_r skips them */
+    char *save = NULL;
+    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        bool listed = false;
+        for (int i = 0; i < *count; i++) listed |= strcmp(names[i], name) == 0;
+        if (listed) continue;
+        if (!ulpb_impl_known(name) || *count == ULPB_BENCH_MAX_IMPLS) {
+            *unknown = name;
+            return -1;
+        }
+        names[(*count)++] = name;
+    }
+    return *count ? 0 : -1;
+}
+
 /* ---- shared accuracy options --------------------------------------------------------------- */
 
 typedef struct {
     unsigned op_mask, dtype_mask;
-    const char *impl; /* NULL = all */
+    const char *impls[ULPB_BENCH_MAX_IMPLS]; /* --impl's names; none: every implementation */
+    int impl_count;
+    const char *impl_text; /* --impl as given, for messages */
+    char impl_names[512];  /* a copy that parse_impls cuts up: impls[] point into it */
     unsigned long long samples, seed;
     int threads;
     const char *json_path, *markdown_path, *output_dir;
@@ -239,33 +264,38 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
         if (!(o->op_mask & (1u << op))) continue;
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             if (!(o->dtype_mask & (1u << d))) continue;
-            const ulpb_entry *named = o->impl ? ulpb_entry_find(o->impl, (ulpb_op_id)op, (ulpb_dtype_id)d) : NULL;
-            if (o->impl && !named) continue;
-            if (named && named->role != ULPB_ROLE_BASELINE && !ulpb_entry_available(named)) {
-                /* as for every implementation when none is named: rows the CPU cannot run are left out */
-                snprintf(skipped, sizeof skipped, "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)",
-                         named->impl, ulpb_ops[op].name, ulpb_dtypes[d].name, ulpb_isa_name(named->isa));
-                continue;
+            /* every implementation in one call (NULL), or the named ones in the order given */
+            for (int k = 0; k < (o->impl_count ? o->impl_count : 1); k++) {
+                const char *impl = o->impl_count ? o->impls[k] : NULL;
+                const ulpb_entry *named = impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)d) : NULL;
+                if (impl && !named) continue;
+                if (named && named->role != ULPB_ROLE_BASELINE && !ulpb_entry_available(named)) {
+                    /* as for every implementation when none is named: rows the CPU cannot run are left out */
+                    snprintf(skipped, sizeof skipped, "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)",
+                             named->impl, ulpb_ops[op].name, ulpb_dtypes[d].name, ulpb_isa_name(named->isa));
+                    continue;
+                }
+                const ulpb_check_spec spec = {.op = (ulpb_op_id)op,
+                                              .dtype = (ulpb_dtype_id)d,
+                                              .samples = o->samples,
+                                              .seed = o->seed,
+                                              .impl = impl,
+                                              .threads = o->threads,
+                                              .progress = !o->quiet,
+                                              .fast_reference = o->reference_given && !o->mpfr_reference,
+                                              .shard_index = o->shard_given ? o->shard_index : 0,
+                                              .shard_count = o->shard_given ? o->shard_count : 1};
+                char err[256];
+                const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
+                if (n < 0) return fail(sub, "%s", err);
+                *count += n;
             }
-            const ulpb_check_spec spec = {.op = (ulpb_op_id)op,
-                                          .dtype = (ulpb_dtype_id)d,
-                                          .samples = o->samples,
-                                          .seed = o->seed,
-                                          .impl = o->impl,
-                                          .threads = o->threads,
-                                          .progress = !o->quiet,
-                                          .fast_reference = o->reference_given && !o->mpfr_reference,
-                                          .shard_index = o->shard_given ? o->shard_index : 0,
-                                          .shard_count = o->shard_given ? o->shard_count : 1};
-            char err[256];
-            const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
-            if (n < 0) return fail(sub, "%s", err);
-            *count += n;
         }
     }
     if (*count == 0 && *skipped) return fail(sub, "nothing to run: %s", skipped);
     if (*skipped) fprintf(stderr, "ulpbench %s: skipped %s (and any other row it cannot run)\n", sub, skipped);
-    if (*count == 0) return fail(sub, "no registry entry matches implementation '%s'", o->impl ? o->impl : "all");
+    if (*count == 0)
+        return fail(sub, "no registry entry matches implementation '%s'", o->impl_count ? o->impl_text : "all");
     return 0;
 }
 
@@ -395,14 +425,18 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (parse_mask(optarg, ulpb_dtype_find, ULPB_DTYPE_COUNT, &o->dtype_mask))
                 return fail(sub, "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
             break;
-        case 'i':
-            if (strcmp(optarg, "all") == 0)
-                o->impl = NULL;
-            else if (!ulpb_impl_known(optarg))
-                return fail(sub, "unknown implementation '%s' (see ulpbench list)", optarg);
-            else
-                o->impl = optarg;
+        case 'i': {
+            const char *unknown = optarg;
+            o->impl_text = optarg;
+            if (strlen(optarg) >= sizeof o->impl_names)
+                return fail(sub, "--impl needs at most %zu characters", sizeof o->impl_names - 1);
+            strcpy(o->impl_names, optarg);
+            const int parsed = parse_impls(o->impl_names, o->impls, &o->impl_count, &unknown);
+            if (parsed == -2)
+                return fail(sub, "--impl needs comma-separated names without empty ones, got '%s'", optarg);
+            if (parsed) return fail(sub, "unknown implementation '%s' (see ulpbench list)", unknown);
             break;
+        }
         case 'n':
             if (parse_json_integer(optarg, &o->samples) || o->samples == 0)
                 return fail(sub, "--samples needs an integer in 1..2^53, got '%s'", optarg);
@@ -568,7 +602,8 @@ static int run_exhaustive(const accuracy_options *o) {
         cJSON_Delete(doc);
         /* what the file says wins; a flag that contradicts it is an error */
         const ulpb_exhaustive_spec *s = &st->spec;
-        if ((o->op_mask && o->op_mask != (1u << s->entry->op)) || (o->impl && strcmp(o->impl, s->entry->impl) != 0) ||
+        if ((o->op_mask && o->op_mask != (1u << s->entry->op)) ||
+            (o->impl_count && (o->impl_count > 1 || strcmp(o->impls[0], s->entry->impl) != 0)) ||
             (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
             (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
             free(st);
@@ -588,14 +623,19 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return fail(sub, "--exhaustive needs one --op (cos or asin)");
         }
-        const ulpb_entry *e = ulpb_entry_find(o->impl ? o->impl : "omk", (ulpb_op_id)op, ULPB_DTYPE_f32);
+        if (o->impl_count > 1) {
+            free(st);
+            return fail(sub, "--exhaustive takes one --impl, got '%s'", o->impl_text);
+        }
+        const char *impl = o->impl_count ? o->impls[0] : "omk";
+        const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, ULPB_DTYPE_f32);
         if (e && e->role == ULPB_ROLE_BASELINE) {
             free(st);
             return fail(sub, "'%s' is a throughput baseline and has no accuracy", e->impl);
         }
         if (!e || !ulpb_entry_available(e)) {
             free(st);
-            return fail(sub, "no runnable implementation '%s' of %s f32", o->impl ? o->impl : "omk", ulpb_ops[op].name);
+            return fail(sub, "no runnable implementation '%s' of %s f32", impl, ulpb_ops[op].name);
         }
         const ulpb_exhaustive_spec spec = {e,
                                            o->mpfr_reference,
@@ -827,10 +867,11 @@ static int cmd_accuracy(int argc, char **argv) {
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
         printf(
-            "usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME|all]\n"
+            "usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME[,NAME...]|all]\n"
             "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
             "                        [--reference mpfr|fast] [--shard K/N]\n\n"
-            "Checks each implementation against the correctly rounded MPFR reference. f16/bf16: all 65,536\n"
+            "Checks each implementation (or those --impl names, in its order) against the correctly rounded MPFR\n"
+            "reference. f16/bf16: all 65,536\n"
             "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
             "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
             "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
@@ -927,27 +968,6 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
     }
 }
 
-/* "omk,sleef-u10-avx512" or "all"; names point into `text`, which is modified. -1 for an unknown name (in
- * *unknown), -2 for an empty one. */
-static int parse_impls(char *text, ulpb_bench_spec *spec, const char **unknown) {
-    spec->impl_count = 0;
-    if (strcmp(text, "all") == 0) return 0;
-    const size_t len = strlen(text);
-    if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) return -2; /* strtok_r skips them */
-    char *save = NULL;
-    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        bool listed = false; /* a name given twice is timed once */
-        for (int i = 0; i < spec->impl_count; i++) listed |= strcmp(spec->impls[i], name) == 0;
-        if (listed) continue;
-        if (!ulpb_impl_known(name) || spec->impl_count == ULPB_BENCH_MAX_IMPLS) {
-            *unknown = name;
-            return -1;
-        }
-        spec->impls[spec->impl_count++] = name;
-    }
-    return spec->impl_count ? 0 : -1;
-}
-
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
@@ -1002,7 +1022,7 @@ static int cmd_bench(int argc, char **argv) {
                 return fail("bench", "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
             break;
         case 'i':
-            switch (parse_impls(optarg, &spec, &unknown)) {
+            switch (parse_impls(optarg, spec.impls, &spec.impl_count, &unknown)) {
             case 0:
                 break;
             case -2:
@@ -1126,11 +1146,11 @@ static int cmd_report(int argc, char **argv) {
     default_gate(&o);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
-        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME|all] [--samples N]\n"
+        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"
                "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
                "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
                "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
-               "and --impl name: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
+               "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
                "the Markdown tables and writes DIR/report.json and DIR/report.md. Gate for production (omk)\n"
                "rows: no special-value mismatch, and per dtype misrounded <= N and max ULP <= X (defaults, omk's\n"
                "promise: 0 misrounded for f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks\n"
@@ -1234,7 +1254,7 @@ static int cmd_report(int argc, char **argv) {
                                 .rounds = QUICK_BENCH_ROUNDS,
                                 .seed = o.seed,
                                 .progress = !o.quiet};
-        if (o.impl) spec.impls[spec.impl_count++] = o.impl;
+        for (int k = 0; k < o.impl_count; k++) spec.impls[spec.impl_count++] = o.impls[k];
         char *bench_md;
         cJSON *throughput;
         status = run_bench("report", "ulpbench report: throughput", &spec, &bench_md, &throughput);

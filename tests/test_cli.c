@@ -217,6 +217,8 @@ static void eval_rejects_bad_input(void **state) {
     }
 }
 
+static const char *string_of(const cJSON *o, const char *key);
+
 static void accuracy_writes_json(void **state) {
     (void)state;
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 2000 --seed 5 --quiet --json $D/a.json "
@@ -234,6 +236,14 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 5);
     cJSON_Delete(doc);
     assert_true(exists(path("a.md")));
+    /* --impl takes a list, as bench's does: those rows, in the order given, a name repeated once */
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl glibc,omk,glibc --quiet --json $D/list.json"), 0);
+    doc = load_json("list.json");
+    results = cJSON_GetObjectItem(doc, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 2);
+    assert_string_equal(string_of(cJSON_GetArrayItem(results, 0), "impl"), "glibc");
+    assert_string_equal(string_of(cJSON_GetArrayItem(results, 1), "impl"), "omk");
+    cJSON_Delete(doc);
     assert_int_equal(run("accuracy --op asin --dtype f12"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 0"), 2);
     assert_int_equal(run("accuracy --dtype f32"), 2);
@@ -637,6 +647,9 @@ static void usage_errors_are_one_line(void **state) {
         /* memcpy has no accuracy, in the exhaustive mode as in the sampled one */
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
+        {"accuracy --op cos --dtype f32 --exhaustive --impl omk,glibc", "--exhaustive takes one --impl"},
+        {"accuracy --op cos --dtype f32 --impl omk,,glibc", "without empty ones"},
+        {"report --no-bench --impl omk,bogus", "unknown implementation 'bogus'"},
         /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
         {"accuracy --op cos --dtype f16 --reference fast", "--reference fast is for f32 and f64"},
         /* strtod skips leading blanks; the other numeric options refuse them */
