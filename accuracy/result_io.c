@@ -25,7 +25,7 @@ void ulpb_format_value(char *buf, size_t len, double v) {
 
 void ulpb_format_ulp(char *buf, size_t len, double ulp) {
     const double thousandths = ceil(ulp * 1000);
-    /* ulp * 1000 may round up onto an integer it exceeded: a product that lands exactly on one is checked */
+    /* ulp * 1000 may round down onto an integer, which ceil keeps: below ulp, so the next one is shown */
     const double shown = thousandths / 1000 < ulp ? (thousandths + 1) / 1000 : thousandths / 1000;
     snprintf(buf, len, "%.3f", shown);
 }

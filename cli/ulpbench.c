@@ -697,6 +697,46 @@ static int run_exhaustive(const accuracy_options *o) {
 
 /* ---- merge --------------------------------------------------------------------------------- */
 
+/* Shards from another library or omk build (OMK_ISA, OMK_HALF16) measured something else: the merged result names the
+ * one environment they share. The CPU may differ (a job array on mixed runners; see shards_environment). 0, or
+ * EXIT_USAGE after a message. */
+static int check_shard_environments(cJSON *const *docs, const char *const *names, int count) {
+    static const char *const same_environment[] = {"glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16"};
+    const cJSON *env0 = cJSON_GetObjectItem(docs[0], "environment");
+    for (int i = 0; i < count; i++) /* from 0: a first file without them is refused too */
+        for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
+            const char *a = cJSON_GetStringValue(cJSON_GetObjectItem(env0, same_environment[k]));
+            const char *b = cJSON_GetStringValue(
+                cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), same_environment[k]));
+            if (!a || !b || strcmp(a, b) != 0)
+                return fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0],
+                            names[i], same_environment[k], a ? a : "missing", b ? b : "missing");
+        }
+    return 0;
+}
+
+/* The merged result's environment: the shards' (check_shard_environments), not that of the process merging them, with
+ * cpu listing every CPU they ran on ("A; B") and cores the first shard's. */
+static cJSON *shards_environment(cJSON *const *docs, int count) {
+    cJSON *env = cJSON_Duplicate(cJSON_GetObjectItem(docs[0], "environment"), 1);
+    const char **cpus = calloc((size_t)count, sizeof *cpus);
+    int distinct = 0;
+    size_t joined_len = 1;
+    for (int i = 0; i < count && cpus; i++) {
+        const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), "cpu"));
+        bool listed = !cpu;
+        for (int k = 0; k < distinct && !listed; k++) listed = strcmp(cpus[k], cpu) == 0;
+        if (listed) continue;
+        cpus[distinct++] = cpu;
+        joined_len += strlen(cpu) + 2;
+    }
+    char *joined = distinct > 1 ? calloc(joined_len, 1) : NULL;
+    for (int k = 0; k < distinct && joined; k++) strcat(strcat(joined, k ? "; " : ""), cpus[k]);
+    if (joined) cJSON_ReplaceItemInObjectCaseSensitive(env, "cpu", cJSON_CreateString(joined));
+    free(joined), free(cpus);
+    return env;
+}
+
 static int cmd_merge(int argc, char **argv) {
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
@@ -733,19 +773,7 @@ static int cmd_merge(int argc, char **argv) {
             status = fail("merge", "%s: schema_version is not %d (written by another ulpbench version?)", names[i],
                           ULPB_SCHEMA_VERSION);
     }
-    /* Shards from another library or omk build (OMK_ISA, OMK_HALF16) measured something else: the merged result
-     * names the one environment they share. The CPU may differ (a job array on mixed runners): cpu then lists them. */
-    static const char *const same_environment[] = {"glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16"};
-    const cJSON *env0 = status == 0 ? cJSON_GetObjectItem(docs[0], "environment") : NULL;
-    for (int i = 0; i < count && status == 0; i++)
-        for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment && status == 0; k++) {
-            const char *a = cJSON_GetStringValue(cJSON_GetObjectItem(env0, same_environment[k]));
-            const char *b = cJSON_GetStringValue(
-                cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), same_environment[k]));
-            if (!a || !b || strcmp(a, b) != 0)
-                status = fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0],
-                              names[i], same_environment[k], a ? a : "missing", b ? b : "missing");
-        }
+    if (status == 0) status = check_shard_environments(docs, names, count);
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
     char err[512];
@@ -765,25 +793,8 @@ static int cmd_merge(int argc, char **argv) {
     } else if (status == 0) {
         status = fail("merge", "%s: not a result of ulpbench accuracy --shard or --exhaustive", names[0]);
     }
-    if (merged_doc) { /* the shards' environment, not that of the process merging them */
-        cJSON *env = cJSON_Duplicate(env0, 1);
-        const char **cpus = calloc((size_t)count, sizeof *cpus);
-        int distinct = 0;
-        size_t joined_len = 1;
-        for (int i = 0; i < count && cpus; i++) {
-            const char *cpu =
-                cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), "cpu"));
-            bool listed = !cpu;
-            for (int k = 0; k < distinct && !listed; k++) listed = strcmp(cpus[k], cpu) == 0;
-            if (listed) continue;
-            cpus[distinct++] = cpu;
-            joined_len += strlen(cpu) + 2;
-        }
-        char *joined = distinct > 1 ? calloc(joined_len, 1) : NULL;
-        for (int k = 0; k < distinct && joined; k++) strcat(strcat(joined, k ? "; " : ""), cpus[k]);
-        if (joined) cJSON_ReplaceItemInObjectCaseSensitive(env, "cpu", cJSON_CreateString(joined));
-        free(joined), free(cpus);
-        cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", env);
+    if (merged_doc) {
+        cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", shards_environment(docs, count));
         if (out_path) {
             status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {
