@@ -192,21 +192,36 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
     for (int i = 0; i < 4; i++)
         if (get_count(counters, names[i], fields[i], err, len)) return -1;
-    if (s->correctly_rounded + s->misrounded + s->special_mismatches > s->inputs) {
-        snprintf(err, len, "more results counted than inputs");
+    /* every input is counted once, as one of the three outcomes (ulpb_stats_record); the counts are below 2^53 */
+    if (s->correctly_rounded + s->misrounded + s->special_mismatches != s->inputs) {
+        snprintf(err, len, "\"correctly_rounded\" + \"misrounded\" + \"special_mismatches\" is not \"inputs\"");
         return -1;
     }
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(counters, "histogram");
-    for (int b = 0; b < ULPB_HIST_BINS; b++)
+    uint64_t histogram_total = 0;
+    for (int b = 0; b < ULPB_HIST_BINS; b++) {
         if (get_count(hist, ulpb_hist_labels[b], &s->histogram[b], err, len)) return -1;
+        histogram_total += s->histogram[b];
+    }
     if (get_count(state, "ulp_count", &s->ulp_count, err, len) ||
         ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
         return -1;
-    if (s->ulp_count > s->inputs || !(s->ulp_sum >= 0) /* NaN or negative; a sum can overflow */) {
+    /* the ULP statistics cover the finite results that are not special mismatches, each in one histogram bin */
+    if (s->ulp_count > s->correctly_rounded + s->misrounded || !(s->ulp_sum >= 0) /* NaN or negative */) {
         snprintf(err, len, "malformed \"ulp_count\" or \"ulp_sum\"");
         return -1;
     }
+    if (histogram_total != s->ulp_count) {
+        snprintf(err, len, "the histogram counts %llu results, \"ulp_count\" %llu", (unsigned long long)histogram_total,
+                 (unsigned long long)s->ulp_count);
+        return -1;
+    }
     s->has_worst = cJSON_HasObjectItem(state, "worst_bits");
+    if (s->has_worst != (s->ulp_count > 0)) {
+        snprintf(err, len, "\"worst_bits\" is %s, with \"ulp_count\" %llu", s->has_worst ? "present" : "missing",
+                 (unsigned long long)s->ulp_count);
+        return -1;
+    }
     if (s->has_worst && (get_hex_bits(state, "worst_bits", &s->worst_bits, err, len) ||
                          ulpb_json_get_hex_double(state, "max_ulp", &s->max_ulp, err, len) ||
                          ulpb_json_get_hex_double(state, "worst_input", &s->worst_input, err, len) ||
@@ -383,23 +398,45 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                          names[order[k]]);
                 goto done;
             }
-            ulpb_stats part;
-            if (ulpb_stats_from_json(res, cJSON_GetObjectItemCaseSensitive(res, "state"), &part, err, len)) goto done;
+            ulpb_stats part, samplers_sum;
+            memset(&samplers_sum, 0, sizeof samplers_sum);
+            char why[256];
+            if (ulpb_stats_from_json(res, cJSON_GetObjectItemCaseSensitive(res, "state"), &part, why, sizeof why)) {
+                snprintf(err, len, "%s: result %d: %s", names[order[k]], r, why);
+                goto done;
+            }
             ulpb_stats_merge(&results[r].total, &part);
+            const ulpb_stats shard_total = part;
             double seconds;
             if (!ulpb_json_get_number(res, "seconds", &seconds, err, len)) results[r].seconds += seconds;
             if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len))
                 results[r].reference_seconds += seconds;
             for (int s = 0; s < results[r].sampler_count; s++) {
                 const cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "samplers"), s);
-                if (!same_string(sampler, cJSON_GetArrayItem(samplers0, s), "name") ||
-                    ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, err,
-                                         len)) {
+                if (!same_string(sampler, cJSON_GetArrayItem(samplers0, s), "name")) {
                     snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);
                     goto done;
                 }
+                if (ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, why,
+                                         sizeof why)) {
+                    snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], r, s, why);
+                    goto done;
+                }
                 ulpb_stats_merge(&results[r].per_sampler[s], &part);
+                ulpb_stats_merge(&samplers_sum, &part);
                 results[r].sampler_names[s] = ulpb_json_get_string(cJSON_GetArrayItem(samplers0, s), "name");
+            }
+            /* a result's counters are its samplers' sums */
+            bool agree = samplers_sum.inputs == shard_total.inputs &&
+                         samplers_sum.correctly_rounded == shard_total.correctly_rounded &&
+                         samplers_sum.misrounded == shard_total.misrounded &&
+                         samplers_sum.special_mismatches == shard_total.special_mismatches &&
+                         samplers_sum.ulp_count == shard_total.ulp_count;
+            for (int b = 0; b < ULPB_HIST_BINS; b++)
+                agree = agree && samplers_sum.histogram[b] == shard_total.histogram[b];
+            if (results[r].sampler_count > 0 && !agree) {
+                snprintf(err, len, "%s: result %d: its counters are not the sums of its samplers'", names[order[k]], r);
+                goto done;
             }
         }
         const char *mode = ulpb_json_get_string(id, "mode");

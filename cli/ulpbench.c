@@ -576,6 +576,47 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     return doc;
 }
 
+/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version) in which two results'
+ * environments differ or that one lacks, with both values; NULL when they agree. The CPU may differ: a job array runs
+ * on mixed runners, and the result then lists every CPU (combined_environment). */
+static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
+    static const char *const same_environment[] = {"glibc",   "sleef",      "mpfr",    "omk",
+                                                   "omk_isa", "omk_half16", "ulpbench"};
+    for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
+        *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
+        *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
+        if (!*a || !*b || strcmp(*a, *b) != 0) {
+            if (!*a) *a = "missing";
+            if (!*b) *b = "missing";
+            return same_environment[k];
+        }
+    }
+    return NULL;
+}
+
+/* The environment of a result made of several runs (shards, or a run and its resumptions), which agree in everything
+ * environment_difference compares: the first one's, with cpu listing every CPU they ran on ("A; B") and cores the
+ * first one's. */
+static cJSON *combined_environment(const cJSON *const *envs, int count) {
+    cJSON *env = cJSON_Duplicate(envs[0], 1);
+    const char **cpus = calloc((size_t)count, sizeof *cpus);
+    int distinct = 0;
+    size_t joined_len = 1;
+    for (int i = 0; i < count && cpus; i++) {
+        const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItem(envs[i], "cpu"));
+        bool listed = !cpu;
+        for (int k = 0; k < distinct && !listed; k++) listed = strcmp(cpus[k], cpu) == 0;
+        if (listed) continue;
+        cpus[distinct++] = cpu;
+        joined_len += strlen(cpu) + 2;
+    }
+    char *joined = distinct > 1 ? calloc(joined_len, 1) : NULL;
+    for (int k = 0; k < distinct && joined; k++) strcat(strcat(joined, k ? "; " : ""), cpus[k]);
+    if (joined) cJSON_ReplaceItemInObjectCaseSensitive(env, "cpu", cJSON_CreateString(joined));
+    free(joined), free(cpus);
+    return env;
+}
+
 static int run_exhaustive(const accuracy_options *o) {
     const char *sub = "accuracy";
     ulpb_exhaustive_state *st = calloc(1, sizeof *st);
@@ -584,6 +625,10 @@ static int run_exhaustive(const accuracy_options *o) {
     /* A resumed result keeps the command that started it, which gives the same result in one go; the resuming
      * command goes beside it. */
     char *started_by = NULL;
+    /* the environments of the run that started the file and of this one: a resumed result is only the uninterrupted
+     * one when both ran the same omk build with the same libraries */
+    const cJSON *envs[2] = {NULL, NULL};
+    cJSON *started_env = NULL, *current_env = NULL;
     if (o->resume_path) {
         cJSON *doc = read_json_file(sub, o->resume_path, &status);
         char err[256];
@@ -593,9 +638,20 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return status;
         }
+        started_env = cJSON_DetachItemFromObject(doc, "environment");
+        current_env = ulpb_environment_json();
+        const char *was, *now, *what = environment_difference(started_env, current_env, &was, &now);
+        if (what) {
+            status = fail(sub, "--resume '%s' was started in another environment (%s: '%s', here '%s')", o->resume_path,
+                          what, was, now);
+            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env);
+            free(st);
+            return status;
+        }
+        envs[0] = started_env, envs[1] = current_env;
         const char *recorded = cJSON_GetStringValue(cJSON_GetObjectItem(doc, "command"));
         if (recorded && !(started_by = strdup(recorded))) {
-            cJSON_Delete(doc);
+            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env);
             free(st);
             return fail(sub, "out of memory");
         }
@@ -608,6 +664,7 @@ static int run_exhaustive(const accuracy_options *o) {
             (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
             free(st);
             free(started_by);
+            cJSON_Delete(started_env), cJSON_Delete(current_env);
             return fail(sub, "--resume '%s': its op, implementation, shard or reference differ from the flags",
                         o->resume_path);
         }
@@ -646,11 +703,16 @@ static int run_exhaustive(const accuracy_options *o) {
                                            o->max_chunks};
         ulpb_exhaustive_init(st, &spec);
     }
+    if (o->max_chunks && !json_path) { /* a resumed run has one: its file */
+        free(st);
+        return fail(sub, "--max-chunks stops the run so that --resume can continue it: it needs --json FILE");
+    }
     /* --resume FILE without --json writes back to FILE */
     const char *const outputs[] = {json_path, o->markdown_path};
     if ((status = check_outputs(sub, outputs, 2))) {
         free(st);
         free(started_by);
+        cJSON_Delete(started_env), cJSON_Delete(current_env);
         return status;
     }
     ulpb_exhaustive_run(st);
@@ -669,8 +731,10 @@ static int run_exhaustive(const accuracy_options *o) {
     if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
             st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
-            complete ? "complete" : "INCOMPLETE (resume with --resume)", (unsigned long long)st->stats.inputs,
-            (unsigned long long)st->reference_fallbacks, st->seconds);
+            complete    ? "complete"
+            : json_path ? "INCOMPLETE (resume with --resume)"
+                        : "INCOMPLETE (interrupted without --json: nothing to resume)",
+            (unsigned long long)st->stats.inputs, (unsigned long long)st->reference_fallbacks, st->seconds);
     ulpb_results_markdown(f, r, 1);
     if (st->stats.misrounded) {
         fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,
@@ -681,6 +745,7 @@ static int run_exhaustive(const accuracy_options *o) {
     fclose(f);
     cJSON *doc = ulpb_exhaustive_json(st, started_by ? started_by : g_command);
     if (started_by) cJSON_AddStringToObject(doc, "resumed_with", g_command);
+    if (started_env) cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(envs, 2));
     status = write_outputs(sub, json_path, o->markdown_path, doc, md);
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
@@ -692,50 +757,11 @@ static int run_exhaustive(const accuracy_options *o) {
     free(r);
     free(st);
     free(started_by);
+    cJSON_Delete(started_env), cJSON_Delete(current_env);
     return status;
 }
 
 /* ---- merge --------------------------------------------------------------------------------- */
-
-/* Shards from another library or omk build (OMK_ISA, OMK_HALF16) measured something else: the merged result names the
- * one environment they share. The CPU may differ (a job array on mixed runners; see shards_environment). 0, or
- * EXIT_USAGE after a message. */
-static int check_shard_environments(cJSON *const *docs, const char *const *names, int count) {
-    static const char *const same_environment[] = {"glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16"};
-    const cJSON *env0 = cJSON_GetObjectItem(docs[0], "environment");
-    for (int i = 0; i < count; i++) /* from 0: a first file without them is refused too */
-        for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
-            const char *a = cJSON_GetStringValue(cJSON_GetObjectItem(env0, same_environment[k]));
-            const char *b = cJSON_GetStringValue(
-                cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), same_environment[k]));
-            if (!a || !b || strcmp(a, b) != 0)
-                return fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0],
-                            names[i], same_environment[k], a ? a : "missing", b ? b : "missing");
-        }
-    return 0;
-}
-
-/* The merged result's environment: the shards' (check_shard_environments), not that of the process merging them, with
- * cpu listing every CPU they ran on ("A; B") and cores the first shard's. */
-static cJSON *shards_environment(cJSON *const *docs, int count) {
-    cJSON *env = cJSON_Duplicate(cJSON_GetObjectItem(docs[0], "environment"), 1);
-    const char **cpus = calloc((size_t)count, sizeof *cpus);
-    int distinct = 0;
-    size_t joined_len = 1;
-    for (int i = 0; i < count && cpus; i++) {
-        const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(docs[i], "environment"), "cpu"));
-        bool listed = !cpu;
-        for (int k = 0; k < distinct && !listed; k++) listed = strcmp(cpus[k], cpu) == 0;
-        if (listed) continue;
-        cpus[distinct++] = cpu;
-        joined_len += strlen(cpu) + 2;
-    }
-    char *joined = distinct > 1 ? calloc(joined_len, 1) : NULL;
-    for (int k = 0; k < distinct && joined; k++) strcat(strcat(joined, k ? "; " : ""), cpus[k]);
-    if (joined) cJSON_ReplaceItemInObjectCaseSensitive(env, "cpu", cJSON_CreateString(joined));
-    free(joined), free(cpus);
-    return env;
-}
 
 static int cmd_merge(int argc, char **argv) {
     static const struct option opts[] = {
@@ -773,7 +799,15 @@ static int cmd_merge(int argc, char **argv) {
             status = fail("merge", "%s: schema_version is not %d (written by another ulpbench version?)", names[i],
                           ULPB_SCHEMA_VERSION);
     }
-    if (status == 0) status = check_shard_environments(docs, names, count);
+    const cJSON **envs = calloc((size_t)count, sizeof *envs);
+    if (!envs && status == 0) status = fail("merge", "out of memory");
+    for (int i = 0; i < count && envs; i++) envs[i] = cJSON_GetObjectItem(docs[i], "environment");
+    for (int i = 0; i < count && status == 0; i++) { /* from 0: a first file without them is refused too */
+        const char *a, *b, *what = environment_difference(envs[0], envs[i], &a, &b);
+        if (what)
+            status = fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0], names[i],
+                          what, a, b);
+    }
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
     char err[512];
@@ -794,7 +828,7 @@ static int cmd_merge(int argc, char **argv) {
         status = fail("merge", "%s: not a result of ulpbench accuracy --shard or --exhaustive", names[0]);
     }
     if (merged_doc) {
-        cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", shards_environment(docs, count));
+        cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", combined_environment(envs, count));
         if (out_path) {
             status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {
@@ -806,6 +840,7 @@ static int cmd_merge(int argc, char **argv) {
     }
     for (int i = 0; i < count; i++) cJSON_Delete(docs[i]);
     free(docs);
+    free(envs);
     return status;
 }
 
@@ -995,6 +1030,17 @@ static double dtype_max_finite(const ulpb_dtype *dt) {
     return ldexp(2.0 - ldexp(1.0, 1 - dt->format.precision), (1 << (dt->format.exp_bits - 1)) - 1);
 }
 
+/* Whether LO and HI become the same value in the dtype (zeros of either sign count as one): the generated inputs,
+ * which lie between them (ulpb_bench_inputs), would then all be that value, not the range the report names. */
+static bool range_collapses(double lo, double hi, ulpb_dtype_id dtype) {
+    const ulpb_input_set ends[2] = {{"range", ULPB_OP_cos, lo, lo, ""}, {"range", ULPB_OP_cos, hi, hi, ""}};
+    const size_t bytes = ulpb_dtypes[dtype].bytes;
+    uint64_t bits[2] = {0, 0};
+    for (int k = 0; k < 2; k++) ulpb_bench_inputs(&ends[k], dtype, 0, 0, &bits[k], 1);
+    const uint64_t magnitude = bytes == 8 ? ~0ull >> 1 : (1ull << (8 * bytes - 1)) - 1; /* little-endian low bytes */
+    return bits[0] == bits[1] || ((bits[0] & magnitude) == 0 && (bits[1] & magnitude) == 0);
+}
+
 static int cmd_bench(int argc, char **argv) {
     static const struct option opts[] = {{"op", required_argument, 0, 'o'},
                                          {"dtype", required_argument, 0, 'd'},
@@ -1016,6 +1062,7 @@ static int cmd_bench(int argc, char **argv) {
     const char *json_path = NULL, *md_path = NULL, *unknown = "";
     bool quick = false, sizes_given = false, range_given = false;
     double range_lo = 0, range_hi = 0;
+    const char *range_text = "";
     int rounds = 0;
     unsigned long long u;
     char ops[64], dtypes[64];
@@ -1067,6 +1114,7 @@ static int cmd_bench(int argc, char **argv) {
             if (parse_range(optarg, &range_lo, &range_hi))
                 return fail("bench", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
             range_given = true;
+            range_text = optarg;
             break;
         case 'j':
             json_path = optarg;
@@ -1123,6 +1171,9 @@ static int cmd_bench(int argc, char **argv) {
             if ((spec.dtype_mask & (1u << d)) && fmax(fabs(range_lo), fabs(range_hi)) > max)
                 return fail("bench", "--range %g,%g leaves %s's finite range (largest %g); choose --dtype", range_lo,
                             range_hi, ulpb_dtypes[d].name, max);
+            if ((spec.dtype_mask & (1u << d)) && range_collapses(range_lo, range_hi, (ulpb_dtype_id)d))
+                return fail("bench", "--range %s holds a single %s value: every input would be the same", range_text,
+                            ulpb_dtypes[d].name);
         }
         snprintf(range_label, sizeof range_label, "[%g, %g]", range_lo, range_hi);
         for (int op = 0; op < ULPB_OP_COUNT; op++)

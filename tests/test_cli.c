@@ -378,6 +378,32 @@ static void sampled_shards_merge(void **state) {
             fail_msg("state %s = %s: stderr '%s'", bad_state[i].key, bad_state[i].value, err);
         free(err), cJSON_free(edited), cJSON_Delete(edited_doc), free(text);
     }
+    /* counters that contradict each other: outcomes that are not the inputs, a histogram that is not the finite
+     * results, a result that is not the sum of its samplers (each sampler consistent on its own) */
+    for (int edit = 0; edit < 3; edit++) {
+        cJSON *edited_doc = load_json("s2.json");
+        cJSON *result = cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0);
+        cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItem(result, "samplers"), 1);
+        const char *needle = edit == 0 ? "is not \"inputs\"" : edit == 1 ? "histogram" : "sums of its samplers";
+        if (edit == 0) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(result, "correctly_rounded"), 7);
+        } else if (edit == 1) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(result, "histogram"), ">4"), 5);
+        } else {
+            cJSON *count = cJSON_GetObjectItem(sampler, "inputs");
+            cJSON_SetNumberValue(count, count->valuedouble + 1);
+            count = cJSON_GetObjectItem(sampler, "special_mismatches");
+            cJSON_SetNumberValue(count, count->valuedouble + 1);
+        }
+        char *edited = cJSON_Print(edited_doc);
+        FILE *f = fopen(path("s2bad.json"), "w");
+        fputs(edited, f);
+        fclose(f);
+        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
+        err = slurp(path("err.txt"));
+        if (!one_line_with(err, needle)) fail_msg("edit %d: stderr '%s' (wanted '%s')", edit, err, needle);
+        free(err), cJSON_free(edited), cJSON_Delete(edited_doc);
+    }
 }
 
 static void report_gates(void **state) {
@@ -456,10 +482,18 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 4; edit++) {
+    for (int edit = 0; edit < 6; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
-        if (edit == 0) {
+        if (edit == 4) { /* started by another omk build: the resumed result would mix two */
+            needle = "another environment (omk_isa: 'other-isa'";
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "omk_isa",
+                                      cJSON_CreateString("other-isa"));
+        } else if (edit == 5) { /* outcomes that do not add up to the inputs */
+            needle = "is not \"inputs\"";
+            cJSON *count = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "result"), "correctly_rounded");
+            cJSON_SetNumberValue(count, count->valuedouble - 1000);
+        } else if (edit == 0) {
             cJSON_ReplaceItemInObject(doc, "covered", cJSON_CreateArray());
         } else if (edit == 1) { /* a chunk of another shard */
             const double other[2] = {0, 1 << 20};
@@ -483,6 +517,19 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         assert_string_equal(before, after);
         free(before), free(after), free(err);
     }
+    /* resumed on another CPU (a rescheduled job): both are named */
+    doc = load_json("ex2.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "cpu", cJSON_CreateString("Other CPU"));
+    char *text = cJSON_Print(doc);
+    FILE *f = fopen(path("ex2cpu.json"), "w");
+    fputs(text, f);
+    fclose(f);
+    cJSON_free(text), cJSON_Delete(doc);
+    assert_int_equal(run("accuracy --resume $D/ex2cpu.json --quiet"), 0);
+    doc = load_json("ex2cpu.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+    assert_non_null(strstr(string_of(cJSON_GetObjectItem(doc, "environment"), "cpu"), "Other CPU; "));
+    cJSON_Delete(doc);
 }
 
 /* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
@@ -594,6 +641,10 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --range 1", "--range"},
         {"bench --range 0,inf", "--range"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
+        /* inputs cast to the dtype: a range of one value would be timed as that value and labelled as the range */
+        {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds a single f32 value"},
+        {"bench --op cos --dtype f32 --range -1e-300,1e-300", "holds a single f32 value"},
+        {"bench --op cos --dtype f16 --range 1,1.0001", "holds a single f16 value"},
         /* a repeated size would give two benchmarks one name (a short run if it is not refused) */
         {"bench --sizes 64,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
         {"bench --sizes 64,128,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
@@ -648,6 +699,8 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --exhaustive --impl omk,glibc", "--exhaustive takes one --impl"},
+        /* a run stopped to be resumed must save its state: without --json, exit 3 would promise a resumable file */
+        {"accuracy --op cos --dtype f32 --exhaustive --shard 3/4096 --max-chunks 1 --quiet", "it needs --json FILE"},
         {"accuracy --op cos --dtype f32 --impl omk,,glibc", "without empty ones"},
         {"report --no-bench --impl omk,bogus", "unknown implementation 'bogus'"},
         /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
