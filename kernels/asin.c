@@ -2,7 +2,8 @@
  *
  * binary64, correctly rounded. Fast path, |x| < 1 (asin_f64_fast, vectorized): a rotation step. With
  *   t = sqrt(1 - x^2) as a double-double (1 - x^2 in one rounding plus its exact error, the square root corrected
- *   by one fma and a binary32 reciprocal), m = min(|x|, t), n = max(|x|, t) and a table point b = i/256:
+ *   by one fma and a binary32 reciprocal, or in the AVX-512 build vrcp14pd and a Newton step: asin_f64_t_lo_group),
+ *   m = min(|x|, t), n = max(|x|, t) and a table point b = i/256:
  *   asin m = asin b + asin u, u = m sqrt(1 - b^2) - n b (|u| < 2^-8.4, u_hi exact: asin_rotation_u), and
  *   asin |x| = asin m or pi/2 - asin m; asin b (or asin b - pi/2) and sqrt(1 - b^2) are double-doubles from one
  *   512-row table (asin_poly.h from asin.sollya; one load per lane in the vector builds: omk_read_rows4),
@@ -167,7 +168,7 @@ static inline int64_t asin_rotation_row(double ax, double *t_hi_out, double *res
 
 /* The rotation of |x| from t_hi, the residual (asin_rotation_row) and row = K_ASIN_ROT_ROWS[asin_rotation_row(...)] =
  * {y_hi, y_lo, c_hi, c_lo_half}. */
-static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double residual, double row_y_hi,
+static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double t_lo_half, double row_y_hi,
                                                 double row_y_lo, double row_c_hi, double row_c_lo_half) {
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     asin_rotation r;
@@ -176,7 +177,7 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double r
     r.n_hi = ax > t_hi ? ax : t_hi;
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
     r.minus_b = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * 0x1p-8; /* -b: the row's b = i/256 */
-    r.t_lo_half = asin_t_lo_half(t_hi, residual, 0);
+    r.t_lo_half = t_lo_half;
     r.c_hi = row_c_hi;
     r.c_lo_half = row_c_lo_half;
     r.t_lo_factor = omk_select(side, r.c_hi, r.minus_b); /* t_lo is m_lo on the second side, n_lo on the first */
@@ -189,8 +190,8 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double r
 static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
     double t_hi, residual;
     const int64_t j = asin_rotation_row(ax, &t_hi, &residual); /* indexed in full, as in OMK_DEFINE_F64_FAST */
-    asin_rotation r = asin_rotation_setup(ax, t_hi, residual, K_ASIN_ROT_ROWS[j][0], K_ASIN_ROT_ROWS[j][1],
-                                          K_ASIN_ROT_ROWS[j][2], K_ASIN_ROT_ROWS[j][3]);
+    asin_rotation r = asin_rotation_setup(ax, t_hi, asin_t_lo_half(t_hi, residual, 0), K_ASIN_ROT_ROWS[j][0],
+                                          K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2], K_ASIN_ROT_ROWS[j][3]);
     if (precise) r.t_lo_half = asin_t_lo_half(t_hi, residual, 1);
     return r;
 }
@@ -215,9 +216,9 @@ static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
  * passes (OMK_ARRAY_LOOP_F64): the rotation, u = u_hi + 2 u_lo_half, then the series and the sums. Split so, double
  * asin took 0.89-0.93 of the time with AVX-512 and 0.90-0.91 with AVX2 on AMD Zen 5 (omk_ab against one pass, same
  * outputs). */
-static inline omk_f64_result asin_f64_rows_first(double x, double t_hi, double residual, double row_y_hi,
+static inline omk_f64_result asin_f64_rows_first(double x, double t_hi, double t_lo_half, double row_y_hi,
                                                  double row_y_lo, double row_c_hi, double row_c_lo_half) {
-    const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
+    const asin_rotation r = asin_rotation_setup(fabs(x), t_hi, t_lo_half, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
     double u_lo_half;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const omk_f64_result p = {u_hi, u_lo_half};
@@ -246,7 +247,8 @@ static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double 
 }
 static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double residual, double row_y_hi,
                                                 double row_y_lo, double row_c_hi, double row_c_lo_half) {
-    const omk_f64_result p = asin_f64_rows_first(x, t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
+    const omk_f64_result p =
+        asin_f64_rows_first(x, t_hi, asin_t_lo_half(t_hi, residual, 0), row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
     return asin_f64_rows_second(x, t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half, p.value, p.tail);
 }
 #define asin_F64_SPLIT 1
@@ -256,7 +258,36 @@ static inline int64_t asin_f64_row(double x, double *aux, double *aux2) {
     return asin_rotation_row(fabs(x), aux, aux2);
 }
 
-#define asin_F64_ROWS K_ASIN_ROT_ROWS
+/* The vector builds turn the residual into t_lo_half beside the row reads (omk_read_rows4, count lanes at a time:
+ * 8 with AVX-512, 4 with AVX2, fewer at the end of a block), whose loads and shuffles leave the arithmetic ports
+ * idle. AVX-512 replaces the binary32 division of asin_t_lo_half by a reciprocal estimate and one Newton step:
+ * r = rcp14(t_hi) within 2^-14, e = 1 - t_hi r, and residual r (1 + e)/4 within about e^2 = 2^-28 of residual/(4 t_hi)
+ * (the division: about 2^-23), so t = t_hi + 2 t_lo_half stays within 2^-80 of t relative and the fast path's bound
+ * (asin_F64_ROUNDING_FACTOR) holds as before; t_hi = 0 (|x| = 1) gives NaN, which the rounding test rejects, as it
+ * does |x| > 1. AVX2 keeps the division, on four lanes. On AMD Zen 5 (omk_ab against the division in the main pass,
+ * same outputs) double asin took 0.96 of the time with AVX-512 and 0.99-1.02 with AVX2 (the AVX2 estimate, vrcpps,
+ * gave the same 1.01). */
+static inline void asin_f64_t_lo_group(const double *t_hi, double *residual, size_t count) {
+#if defined(__AVX512F__)
+    if (count == 8) {
+        const __m512d t = _mm512_loadu_pd(t_hi), r = _mm512_rcp14_pd(t);
+        const __m512d e = _mm512_fnmadd_pd(t, r, _mm512_set1_pd(1.0));
+        const __m512d q = _mm512_mul_pd(_mm512_mul_pd(_mm512_loadu_pd(residual), _mm512_set1_pd(0.25)), r);
+        _mm512_storeu_pd(residual, _mm512_fmadd_pd(q, e, q));
+        return;
+    }
+#elif defined(__AVX2__)
+    if (count == 4) {
+        const __m128 t = _mm_add_ps(_mm256_cvtpd_ps(_mm256_loadu_pd(t_hi)), _mm_set1_ps(0x1p-100f));
+        const __m256d q = _mm256_cvtps_pd(_mm_div_ps(_mm_set1_ps(0.25f), t));
+        _mm256_storeu_pd(residual, _mm256_mul_pd(_mm256_loadu_pd(residual), q));
+        return;
+    }
+#endif
+    for (size_t i = 0; i < count; i++) residual[i] = asin_t_lo_half(t_hi[i], residual[i], 0);
+}
+#define asin_F64_ROWS_EXTRA asin_f64_t_lo_group
+#define asin_F64_ROWS       K_ASIN_ROT_ROWS
 OMK_DEFINE_F64_FAST(asin)
 
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */
@@ -385,7 +416,8 @@ static inline double asin_f32_evaluate(double x, double aux) {
 }
 
 /* No second paths: |x| >= 1 is special. In binary64 the rounding test alone sends those lanes on (the fast path
- * gives NaN for |x| > 1, NaN and infinities, and pi/2 rounded correctly for |x| = 1; test_f64_accurate checks it),
+ * gives NaN for |x| > 1, NaN and infinities, and for |x| = 1 pi/2 rounded correctly, or NaN in the AVX-512 build:
+ * asin_f64_t_lo_group; test_f64_accurate checks it),
  * so the array loop skips its |x| reduction (OMK_ARRAY_LOOP_F64). */
 #define asin_F32_HUGE_END_BITS 0x3f800000u
 #define asin_f32_huge          asin_f32_fast

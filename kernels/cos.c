@@ -262,7 +262,8 @@ static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double aux2
 
 /* One main pass: split after A + B hi (the terms without the series in a pass of their own), double cos took 1.03-1.08
  * of the time (omk_ab on AMD Zen 5). The stages exist for the array loop's generic code only. */
-#define cos_F64_SPLIT 0
+#define cos_F64_SPLIT      0
+#define cos_F64_ROWS_EXTRA 0
 static inline omk_f64_result cos_f64_rows_first(double x, double hi, double lo, double a_hi, double a_lo, double b_hi,
                                                 double b_lo) {
     (void)x, (void)hi, (void)lo, (void)a_hi, (void)a_lo, (void)b_hi, (void)b_lo;

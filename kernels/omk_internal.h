@@ -57,9 +57,12 @@ static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes)
 /* out_c[i] = table[offset[i] + c] for c = 0..3 and i < m, offset[i] = 4 j for row j: the table reads of the binary64
  * loops (offsets in elements, which the loads scale in the address: no shift per lane). A vectorized loop would read
  * the four values with four gathers, which cost a load per element and more: on AMD Zen 5 four 8-lane gathers took
- * 8.7 ns, one 32-byte load per lane and a 4 x 8 transpose 1.8 ns (in a throwaway timing program). */
+ * 8.7 ns, one 32-byte load per lane and a 4 x 8 transpose 1.8 ns (in a throwaway timing program). extra (unless 0)
+ * runs on aux and aux2, the index pass's two carried values, a vector's worth of lanes at a time (count 8 with
+ * AVX-512, 4 with AVX2, the rest at the end), beside the loads and shuffles (asin_f64_t_lo_group). */
+typedef void omk_rows_extra_fn(const double *aux, double *aux2, size_t count);
 static inline void omk_read_rows4(const double *table, const int64_t *offset, double *out0, double *out1, double *out2,
-                                  double *out3, size_t m) {
+                                  double *out3, size_t m, omk_rows_extra_fn *extra, const double *aux, double *aux2) {
     size_t i = 0;
 #if defined(__AVX512F__)
     /* after the unpacks, t0 = {a0 a2 c0 c2 a1 a3 c1 c3} (rows 0..3) and t2 the same for rows 4..7 */
@@ -78,6 +81,7 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         _mm512_storeu_pd(out1 + i, _mm512_permutex2var_pd(t1, first, t3));
         _mm512_storeu_pd(out2 + i, _mm512_permutex2var_pd(t0, second, t2));
         _mm512_storeu_pd(out3 + i, _mm512_permutex2var_pd(t1, second, t3));
+        if (extra) extra(aux + i, aux2 + i, 8);
     }
 #elif defined(__AVX2__)
     for (; i + 4 <= m; i += 4) {
@@ -91,8 +95,10 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         _mm256_storeu_pd(out1 + i, _mm256_permute2f128_pd(t1, t3, 0x20));
         _mm256_storeu_pd(out2 + i, _mm256_permute2f128_pd(t0, t2, 0x31));
         _mm256_storeu_pd(out3 + i, _mm256_permute2f128_pd(t1, t3, 0x31));
+        if (extra) extra(aux + i, aux2 + i, 4);
     }
 #endif
+    if (extra && i < m) extra(aux + i, aux2 + i, m - i);
     for (; i < m; i++) {
         out0[i] = table[offset[i]];
         out1[i] = table[offset[i] + 1];
@@ -171,8 +177,8 @@ typedef struct {
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
  * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2, rows[j][0..3]) with j = row_of(x, &aux, &aux2),
  * computed in three passes in the vector builds (OMK_READ_ROWS_APART): the indices (and two values carried over), the
- * rows (omk_read_rows4), the rest; split: the rest is rows_second(x, aux, aux2, rows, rows_first(x, aux, aux2, rows)),
- * in two passes.
+ * rows (omk_read_rows4, with rows_extra(aux, aux2, count) applied to the carried values when it is not 0), the rest;
+ * split: the rest is rows_second(x, aux, aux2, rows, rows_first(x, aux, aux2, rows)), in two passes.
  * Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d =
  * 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next to y on tail's side (a tie
  * is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it
@@ -188,7 +194,7 @@ typedef struct {
  * itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
  * path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
 #define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
-                           huge_end_bits, factor, accurate)                                                            \
+                           huge_end_bits, factor, accurate, rows_extra)                                                \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
         const size_t m = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                                        \
         double copy[OMK_BLOCK_F64], *out = (y) + start;                                                                \
@@ -208,7 +214,7 @@ typedef struct {
         if (OMK_READ_ROWS_APART) {                                                                                     \
             OMK_PRAGMA(omp simd)                                                                                       \
             for (size_t i = 0; i < m; i++) row_offset[i] = 4 * row_of(in[i], &aux[i], &aux2[i]);                       \
-            omk_read_rows4(&(rows)[0][0], row_offset, row0, row1, row2, row3, m);                                      \
+            omk_read_rows4(&(rows)[0][0], row_offset, row0, row1, row2, row3, m, rows_extra, aux, aux2);               \
         }                                                                                                              \
         double prep0[OMK_BLOCK_F64], prep1[OMK_BLOCK_F64];                                                             \
         if (OMK_READ_ROWS_APART && (split)) {                                                                          \
@@ -455,6 +461,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *                                        carried over), then the rest;
  *   op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second  with split 1, op##_f64_fast_rows is the second of
  *                                        the first (two values carried over), run as two passes;
+ *   op##_F64_ROWS_EXTRA                  0, or a step on the carried values that the vector builds run beside the
+ *                                        row reads (omk_read_rows4) before op##_f64_rows_first or _fast_rows;
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
@@ -485,7 +493,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
         OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_row, op##_F64_ROWS, op##_f64_fast_rows,      \
                            op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second, op##_f64_fast, op##_f64_huge,    \
-                           op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR, op##_f64_accurate)                        \
+                           op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR, op##_f64_accurate, op##_F64_ROWS_EXTRA)   \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
