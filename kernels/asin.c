@@ -224,10 +224,10 @@ static inline omk_f64_result asin_f64_rows_first(double x, double t_hi, double t
     const omk_f64_result p = {u_hi, u_lo_half};
     return p;
 }
-static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double residual, double row_y_hi,
+static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double t_lo_half, double row_y_hi,
                                                   double row_y_lo, double c_hi, double c_lo_half, double u_hi,
                                                   double u_lo_half) {
-    (void)residual, (void)c_hi, (void)c_lo_half;
+    (void)t_lo_half, (void)c_hi, (void)c_lo_half;
     asin_rotation r;
     r.side = 0 - (uint64_t)(fabs(x) > t_hi);
     r.y_hi = row_y_hi;
@@ -245,18 +245,19 @@ static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double 
                                    omk_double_from_bits(omk_bits64(rest - (value - s)) ^ flip)};
     return result;
 }
-static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double residual, double row_y_hi,
+static inline omk_f64_result asin_f64_fast_rows(double x, double t_hi, double t_lo_half, double row_y_hi,
                                                 double row_y_lo, double row_c_hi, double row_c_lo_half) {
-    const omk_f64_result p =
-        asin_f64_rows_first(x, t_hi, asin_t_lo_half(t_hi, residual, 0), row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
-    return asin_f64_rows_second(x, t_hi, residual, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half, p.value, p.tail);
+    const omk_f64_result p = asin_f64_rows_first(x, t_hi, t_lo_half, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half);
+    return asin_f64_rows_second(x, t_hi, t_lo_half, row_y_hi, row_y_lo, row_c_hi, row_c_lo_half, p.value, p.tail);
 }
 #define asin_F64_SPLIT 1
 
-/* The first stage of asin_f64_fast_rows: the row index, t_hi in *aux and the residual in *aux2. */
+/* The first stage of asin_f64_fast_rows: the row index, t_hi in *aux and the residual in *aux2, which asin_f64_carry
+ * turns into t_lo_half. */
 static inline int64_t asin_f64_row(double x, double *aux, double *aux2) {
     return asin_rotation_row(fabs(x), aux, aux2);
 }
+static inline double asin_f64_carry(double t_hi, double residual) { return asin_t_lo_half(t_hi, residual, 0); }
 
 /* The vector builds turn the residual into t_lo_half beside the row reads (omk_read_rows4, count lanes at a time:
  * 8 with AVX-512, 4 with AVX2, fewer at the end of a block), whose loads and shuffles leave the arithmetic ports
@@ -284,7 +285,7 @@ static inline void asin_f64_t_lo_group(const double *t_hi, double *residual, siz
         return;
     }
 #endif
-    for (size_t i = 0; i < count; i++) residual[i] = asin_t_lo_half(t_hi[i], residual[i], 0);
+    for (size_t i = 0; i < count; i++) residual[i] = asin_f64_carry(t_hi[i], residual[i]);
 }
 #define asin_F64_ROWS_EXTRA asin_f64_t_lo_group
 #define asin_F64_ROWS       K_ASIN_ROT_ROWS

@@ -264,6 +264,7 @@ static inline omk_f64_result cos_f64_fast_rows(double x, double aux, double aux2
  * of the time (omk_ab on AMD Zen 5). The stages exist for the array loop's generic code only. */
 #define cos_F64_SPLIT      0
 #define cos_F64_ROWS_EXTRA 0
+static inline double cos_f64_carry(double hi, double lo) { return (void)hi, lo; }
 static inline omk_f64_result cos_f64_rows_first(double x, double hi, double lo, double a_hi, double a_lo, double b_hi,
                                                 double b_lo) {
     (void)x, (void)hi, (void)lo, (void)a_hi, (void)a_lo, (void)b_hi, (void)b_lo;

@@ -443,12 +443,14 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
 }
 
 /* op##_f64_fast(x) from its two stages, so that the one-element path and the three passes of the vector loops
- * compute the same thing by construction. The rows are indexed in full: through a row pointer GCC did not vectorize
- * the loops that call it (the second pass). */
+ * compute the same thing by construction: the row index with the two carried values, op##_f64_carry on the second
+ * (which the vector loops apply beside the row reads: op##_F64_ROWS_EXTRA), then the rest. The rows are indexed in
+ * full: through a row pointer GCC did not vectorize the loops that call it (the second pass). */
 #define OMK_DEFINE_F64_FAST(op)                                                                                        \
     static inline omk_f64_result op##_f64_fast(double x) {                                                             \
         double aux, aux2;                                                                                              \
         const int64_t j = op##_f64_row(x, &aux, &aux2);                                                                \
+        aux2 = op##_f64_carry(aux, aux2);                                                                              \
         return op##_f64_fast_rows(x, aux, aux2, op##_F64_ROWS[j][0], op##_F64_ROWS[j][1], op##_F64_ROWS[j][2],         \
                                   op##_F64_ROWS[j][3]);                                                                \
     }
@@ -461,8 +463,9 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *                                        carried over), then the rest;
  *   op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second  with split 1, op##_f64_fast_rows is the second of
  *                                        the first (two values carried over), run as two passes;
- *   op##_F64_ROWS_EXTRA                  0, or a step on the carried values that the vector builds run beside the
- *                                        row reads (omk_read_rows4) before op##_f64_rows_first or _fast_rows;
+ *   op##_f64_carry(aux, aux2)            the second carried value as the rest takes it (the identity, or a step that
+ *                                        the vector builds run on whole vectors beside the row reads:
+ *                                        op##_F64_ROWS_EXTRA(aux, aux2, count), 0 for the identity);
  *   op##_f32_finish(x, y)                the binary32 result from y = (float)op##_f32_fast(x);
  *   op##_f32_huge(x), op##_F32_HUGE_END_BITS  binary32 lanes with |x| bits in [limit, end) that
  *                                        a second vectorized path covers (end = limit: none);
