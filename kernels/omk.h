@@ -5,9 +5,9 @@
  * the measured figures).
  * 16-bit types are passed as raw bit patterns.
  *
- * Contract: y == x (in place) is allowed; n == 0 with NULL pointers is allowed; no alignment
- * is required; the functions are thread-safe and need no set-up. Special values follow
- * IEEE 754 / C Annex F: NaN -> quiet NaN, cos(+-inf) = NaN, asin(|x| > 1) = NaN,
+ * Contract: y == x (in place) is allowed, other overlaps of x and y are not (as for memcpy); n == 0 with
+ * NULL pointers is allowed; no alignment is required; the functions are thread-safe and need no set-up.
+ * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN, cos(+-inf) = NaN, asin(|x| > 1) = NaN,
  * asin(+-0) = +-0, cos(+-0) = 1. */
 #ifndef OMK_H
 #define OMK_H
