@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "registry.h"
 
+#include <cpuid.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,12 @@ const char *ulpb_role_name(ulpb_role role) {
 
 const char *ulpb_isa_name(ulpb_isa isa) { return isa_names[isa]; }
 
+/* CPUID leaf 1: Clang 14's __builtin_cpu_supports does not know "f16c". */
+static bool cpu_has_f16c(void) {
+    unsigned int eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+}
+
 static bool cpu_supports(ulpb_isa isa) {
     __builtin_cpu_init();
     switch (isa) {
@@ -104,7 +111,7 @@ static bool cpu_supports(ulpb_isa isa) {
         return true;
     /* SLEEF's and libmvec's AVX2 builds use FMA; the 16-bit wrappers use F16C */
     case ULPB_ISA_AVX2:
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c();
     case ULPB_ISA_AVX512:
         return __builtin_cpu_supports("avx512f");
     case ULPB_ISA_AVX512_BF16:

@@ -8,47 +8,55 @@
  * Contract: y == x (in place) is allowed, other overlaps of x and y are not (as for memcpy); n == 0 with
  * NULL pointers is allowed; no alignment is required; the functions are thread-safe and need no set-up.
  * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN, cos(+-inf) = NaN, asin(|x| > 1) = NaN,
- * asin(+-0) = +-0, cos(+-0) = 1. */
+ * asin(+-0) = +-0, cos(+-0) = 1. Results do not depend on the caller's floating-point environment (rounding mode,
+ * FTZ/DAZ, exception masks): the kernels run under the default one and give a caller in another its MXCSR back,
+ * flags included; in the default environment they may raise exception flags. */
 #ifndef OMK_H
 #define OMK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__GNUC__)
+#define OMK_API __attribute__((visibility("default"))) /* libomk.so exports these functions only */
+#else
+#define OMK_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void omk_cos_f16(const uint16_t *x, uint16_t *y, size_t n);  /* IEEE binary16 bit patterns */
-void omk_cos_bf16(const uint16_t *x, uint16_t *y, size_t n); /* bfloat16 bit patterns */
-void omk_cos_f32(const float *x, float *y, size_t n);
-void omk_cos_f64(const double *x, double *y, size_t n);
+OMK_API void omk_cos_f16(const uint16_t *x, uint16_t *y, size_t n);  /* IEEE binary16 bit patterns */
+OMK_API void omk_cos_bf16(const uint16_t *x, uint16_t *y, size_t n); /* bfloat16 bit patterns */
+OMK_API void omk_cos_f32(const float *x, float *y, size_t n);
+OMK_API void omk_cos_f64(const double *x, double *y, size_t n);
 
-void omk_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
-void omk_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
-void omk_asin_f32(const float *x, float *y, size_t n);
-void omk_asin_f64(const double *x, double *y, size_t n);
+OMK_API void omk_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
+OMK_API void omk_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
+OMK_API void omk_asin_f32(const float *x, float *y, size_t n);
+OMK_API void omk_asin_f64(const double *x, double *y, size_t n);
 
 /* Conversions used by the kernels, exported for callers that stage 16-bit data:
  * widening is exact; narrowing rounds to nearest, ties to even, keeps subnormals,
  * overflows to infinity and turns NaN into a quiet NaN of the same sign. */
-float omk_f16_to_f32(uint16_t h);
-uint16_t omk_f32_to_f16(float f);
-float omk_bf16_to_f32(uint16_t h);
-uint16_t omk_f32_to_bf16(float f);
+OMK_API float omk_f16_to_f32(uint16_t h);
+OMK_API uint16_t omk_f32_to_f16(float f);
+OMK_API float omk_bf16_to_f32(uint16_t h);
+OMK_API uint16_t omk_f32_to_bf16(float f);
 
 /* The instruction-set build the entry points run: "scalar", "avx2" or "avx512" (the best the CPU
  * supports, or the one the OMK_ISA environment variable forces). Every build gives the same bits. */
-const char *omk_isa_in_use(void);
+OMK_API const char *omk_isa_in_use(void);
 
 /* How that build runs the binary16 and bfloat16 kernels: "compute" (binary32 arithmetic with a rounding test; a
  * 32,768-entry result table per kernel, filled at first use, serves only the few lanes the test cannot settle) in the
  * AVX-512 build, "table" (one table load per element) in the scalar and AVX2 builds, or in the AVX-512 build when
  * the environment sets OMK_HALF16=table. Every choice gives the same bits. */
-const char *omk_half16_method(void);
+OMK_API const char *omk_half16_method(void);
 
 /* Version of the library, "MAJOR.MINOR.PATCH". */
-const char *omk_version(void);
+OMK_API const char *omk_version(void);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,9 @@ typedef enum { OMK_FOR_EACH_ISA(OMK_ISA_ENUM_ENTRY, 0) OMK_ISA_COUNT } omk_isa;
 
 bool omk_isa_supported(omk_isa isa);
 const char *omk_isa_name(omk_isa isa);
-/* The build the public entry points use (after OMK_ISA). */
+/* The build a value of OMK_ISA (NULL: unset) selects: the one it names if the CPU has it, else the best one. */
+omk_isa omk_isa_choose(const char *forced);
+/* The build the public entry points use: omk_isa_choose(getenv("OMK_ISA")) at the first call, kept for the process. */
 omk_isa omk_isa_selected(void);
 
 /* Whether the vector builds' 16-bit kernels compute (OMK_ARRAY_LOOP_16) rather than read their tables (see

@@ -434,20 +434,13 @@ static void dispatch_follows_omk_isa(void **state) {
     }
 }
 
-/* omk_isa_selected() reads OMK_ISA at each call: every build name and a set of values that name
- * none, set in this process. */
+/* omk_isa_choose() maps every build name and a set of values that name none; omk_isa_selected() is its choice for
+ * this process's OMK_ISA, kept even when OMK_ISA changes (every entry point runs the build omk_isa_in_use names). */
 static void omk_isa_values(void **state) {
     (void)state;
-    const char *saved = getenv("OMK_ISA");
-    char *copy = NULL;
-    if (saved) {
-        copy = malloc(strlen(saved) + 1);
-        strcpy(copy, saved);
-    }
     for (int isa = 0; isa < OMK_ISA_COUNT; isa++) {
         assert_string_equal(omk_isa_name((omk_isa)isa), omk_isa_expected_names[isa]);
-        assert_int_equal(setenv("OMK_ISA", omk_isa_expected_names[isa], 1), 0);
-        const omk_isa selected = omk_isa_selected();
+        const omk_isa selected = omk_isa_choose(omk_isa_expected_names[isa]);
         if (omk_isa_supported((omk_isa)isa) ? selected != (omk_isa)isa : selected != omk_isa_best_supported())
             fail_msg("OMK_ISA=%s (%s by this CPU) selects %s", omk_isa_expected_names[isa],
                      omk_isa_supported((omk_isa)isa) ? "supported" : "not supported", omk_isa_name(selected));
@@ -455,16 +448,25 @@ static void omk_isa_values(void **state) {
     static const char *const others[] = {"",        "AVX2",    "Scalar",  "avx",  "avx5", "avx2 ", " avx2",
                                          "avx512f", "avx5122", "scalarx", "sse2", "none", "auto",  "garbage"};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        assert_int_equal(setenv("OMK_ISA", others[i], 1), 0);
-        const omk_isa selected = omk_isa_selected();
+        const omk_isa selected = omk_isa_choose(others[i]);
         if (selected != omk_isa_best_supported())
             fail_msg("OMK_ISA=\"%s\" selects %s, not the best build %s", others[i], omk_isa_name(selected),
                      omk_isa_expected_names[omk_isa_best_supported()]);
     }
-    assert_int_equal(unsetenv("OMK_ISA"), 0);
-    assert_int_equal(omk_isa_selected(), omk_isa_best_supported());
-    if (copy) assert_int_equal(setenv("OMK_ISA", copy, 1), 0);
-    free(copy);
+    assert_int_equal(omk_isa_choose(NULL), omk_isa_best_supported());
+    const char *forced = getenv("OMK_ISA");
+    const omk_isa selected = omk_isa_selected();
+    assert_int_equal(selected, omk_isa_expected(forced));
+    assert_int_equal(setenv("OMK_ISA", selected == OMK_ISA_SCALAR ? "avx2" : "scalar", 1), 0);
+    assert_int_equal(omk_isa_selected(), selected);
+    assert_string_equal(omk_isa_in_use(), omk_isa_name(selected));
+    if (forced) {
+        char *copy = strdup(forced);
+        assert_int_equal(setenv("OMK_ISA", copy, 1), 0);
+        free(copy);
+    } else {
+        assert_int_equal(unsetenv("OMK_ISA"), 0);
+    }
 }
 
 /* omk_half16_method names what the 16-bit entry points run: the binary32 path in the AVX-512 build unless

@@ -1,6 +1,6 @@
-/* omk kernels: special values of every kernel, the official ONNX examples, the array contract
- * (n = 0, odd lengths, in place, unaligned), and the build OMK_ISA selects (the test_kernels_<isa>
- * ctest variants force each one). */
+/* omk kernels: results independent of the caller's floating-point environment, special values of every kernel, the
+ * official ONNX examples, the array contract (n = 0, odd lengths, in place, unaligned), and the build OMK_ISA selects
+ * (the test_kernels_<isa> ctest variants force each one). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,122 @@
 
 #ifndef ULPB_TEST_DATA
 #error "ULPB_TEST_DATA must name tests/data"
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+
+/* The 16-bit kernels' direct evaluation (no table, no binary32 path), from the static library. */
+void omk_cos_f16_direct_scalar(const uint16_t *x, uint16_t *y, size_t n);
+void omk_cos_bf16_direct_scalar(const uint16_t *x, uint16_t *y, size_t n);
+void omk_asin_f16_direct_scalar(const uint16_t *x, uint16_t *y, size_t n);
+void omk_asin_bf16_direct_scalar(const uint16_t *x, uint16_t *y, size_t n);
+
+/* Bit patterns of the binary32 and binary64 inputs: specials, subnormals of both signs, near +-1, huge, random. */
+static uint64_t env_test_bits(int bytes, uint64_t i) {
+    static const uint64_t f32[] = {0x00000001, 0x80000001, 0x007fffff, 0x80400000, 0x00800000, 0x3f800000,
+                                   0x3f7fffff, 0xbf7fffff, 0x3f800001, 0x7f7fffff, 0x7f800000, 0x7fc00000,
+                                   0xff800001, 0x00000000, 0x80000000, 0x3fc90fdb, 0x4b000000, 0x3e800000};
+    static const uint64_t f64[] = {0x1,
+                                   0x8000000000000001,
+                                   0x000fffffffffffff,
+                                   0x8008000000000000,
+                                   0x0010000000000000,
+                                   0x3ff0000000000000,
+                                   0x3fefffffffffffff,
+                                   0xbfefffffffffffff,
+                                   0x3ff0000000000001,
+                                   0x7fefffffffffffff,
+                                   0x7ff0000000000000,
+                                   0x7ff8000000000000,
+                                   0xfff0000000000001,
+                                   0x0,
+                                   0x8000000000000000,
+                                   0x3ff921fb54442d18,
+                                   0x4330000000000000,
+                                   0x3fd0000000000000};
+    const size_t listed = sizeof f32 / sizeof f32[0];
+    if (i < listed) return bytes == 4 ? f32[i] : f64[i];
+    uint64_t z = i * 0x9e3779b97f4a7c15ull; /* splitmix64: mostly small magnitudes, some subnormals */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull, z = (z ^ (z >> 27)) * 0x94d049bb133111ebull, z ^= z >> 31;
+    if (bytes == 4) {
+        const uint32_t exponent = (uint32_t)(z >> 40) % 140; /* 0: subnormal; up to 2^12 */
+        return (z & 0x807fffffu) | (exponent << 23);
+    }
+    const uint64_t exponent = (z >> 52) % 1040; /* 0: subnormal; up to 2^16 */
+    return (z & 0x800fffffffffffffull) | (exponent << 52);
+}
+
+/* A runtime may call with any MXCSR: FTZ/DAZ, another rounding mode, exceptions unmasked (traps). Every kernel must
+ * return the bits it returns in the default environment, restore the caller's MXCSR (no flag raised), and not keep
+ * the environment of its first call in the 16-bit tables: this runs first in the process, so the table-reading builds
+ * fill them here, under the first hostile setting, and their results are held to the direct evaluation. */
+static void results_ignore_the_callers_fp_environment(void **state) {
+    (void)state;
+    static const struct {
+        unsigned int csr;
+        const char *name;
+    } hostile[] = {{0x1f80 | 0x4000, "round upward"},    {0x1f80 | 0x8040, "FTZ and DAZ"},
+                   {0x1f80 | 0x2000, "round downward"},  {0x1f80 | 0x6000, "round toward zero"},
+                   {0x0000, "every exception unmasked"}, {0x1f80 | 0x003f, "every flag already raised"}};
+    enum { N16 = 65536, N = 4099 };
+    uint16_t *h_in = malloc(N16 * 2), *h_out = malloc(N16 * 2), *h_want = malloc(N16 * 2);
+    float *f_in = malloc(N * 4), *f_out = malloc(N * 4), *f_want = malloc(N * 4);
+    double *d_in = malloc(N * 8), *d_out = malloc(N * 8), *d_want = malloc(N * 8);
+    for (uint32_t i = 0; i < N16; i++) h_in[i] = (uint16_t)i;
+    for (uint64_t i = 0; i < N; i++) {
+        const uint32_t b32 = (uint32_t)env_test_bits(4, i);
+        const uint64_t b64 = env_test_bits(8, i);
+        memcpy(&f_in[i], &b32, 4);
+        memcpy(&d_in[i], &b64, 8);
+    }
+    void (*const k16[4])(const uint16_t *, uint16_t *, size_t) = {omk_cos_f16, omk_cos_bf16, omk_asin_f16,
+                                                                  omk_asin_bf16};
+    void (*const direct16[4])(const uint16_t *, uint16_t *, size_t) = {
+        omk_cos_f16_direct_scalar, omk_cos_bf16_direct_scalar, omk_asin_f16_direct_scalar, omk_asin_bf16_direct_scalar};
+    void (*const k32[2])(const float *, float *, size_t) = {omk_cos_f32, omk_asin_f32};
+    void (*const k64[2])(const double *, double *, size_t) = {omk_cos_f64, omk_asin_f64};
+    const unsigned int default_csr = _mm_getcsr();
+    assert_int_equal(default_csr & ~0x3fu, 0x1f80); /* the test starts in the default environment */
+    for (size_t e = 0; e < sizeof hostile / sizeof hostile[0]; e++) {
+        for (int k = 0; k < 8; k++) {
+            const int kind = k < 4 ? 16 : k < 6 ? 32 : 64;
+            _mm_setcsr(hostile[e].csr);
+            if (kind == 16) k16[k](h_in, h_out, N16);
+            if (kind == 32) k32[k - 4](f_in, f_out, N);
+            if (kind == 64) k64[k - 6](d_in, d_out, N);
+            const unsigned int after = _mm_getcsr();
+            _mm_setcsr(default_csr & ~0x3fu);
+            if (after != hostile[e].csr)
+                fail_msg("%s: kernel %d left MXCSR 0x%04x, not the caller's 0x%04x", hostile[e].name, k, after,
+                         hostile[e].csr);
+            size_t differ = 0, first = 0;
+            if (kind == 16) {
+                direct16[k](h_in, h_want, N16);
+                const uint16_t exponent = (k & 1) ? 0x7f80 : 0x7c00; /* bfloat16 or binary16: NaN has any payload */
+                for (size_t i = N16; i-- > 0;) {
+                    const int both_nan = (h_out[i] & 0x7fff) > exponent && (h_want[i] & 0x7fff) > exponent;
+                    if (h_out[i] != h_want[i] && !both_nan) differ++, first = i;
+                }
+            } else if (kind == 32) {
+                k32[k - 4](f_in, f_want, N);
+                for (size_t i = N; i-- > 0;)
+                    if (memcmp(&f_out[i], &f_want[i], 4) != 0 && !(isnan(f_out[i]) && isnan(f_want[i])))
+                        differ++, first = i;
+            } else {
+                k64[k - 6](d_in, d_want, N);
+                for (size_t i = N; i-- > 0;)
+                    if (memcmp(&d_out[i], &d_want[i], 8) != 0 && !(isnan(d_out[i]) && isnan(d_want[i])))
+                        differ++, first = i;
+            }
+            if (differ)
+                fail_msg("%s: kernel %d differs from the default environment in %zu lanes, first %zu", hostile[e].name,
+                         k, differ, first);
+        }
+    }
+    _mm_setcsr(default_csr);
+    free(h_in), free(h_out), free(h_want), free(f_in), free(f_out), free(f_want), free(d_in), free(d_out), free(d_want);
+}
 #endif
 
 static const uint16_t F16_NAN = 0x7e00, F16_SNAN = 0x7c01, F16_INF = 0x7c00, F16_ONE = 0x3c00;
@@ -196,8 +312,13 @@ static void forced_isa_selected(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(forced_isa_selected), cmocka_unit_test(cos_special_values),
-        cmocka_unit_test(asin_special_values), cmocka_unit_test(onnx_examples),
+#if defined(__x86_64__) || defined(__i386__)
+        cmocka_unit_test(results_ignore_the_callers_fp_environment), /* first: before any table is filled */
+#endif
+        cmocka_unit_test(forced_isa_selected),
+        cmocka_unit_test(cos_special_values),
+        cmocka_unit_test(asin_special_values),
+        cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
