@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dlfcn.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,11 +58,13 @@ static int usage(const char *why) {
     return 2;
 }
 
+/* A finite number: strtod's ERANGE is taken for an underflow (a subnormal bound such as 1e-320), refused for an
+ * overflow. */
 static int parse_double(const char *text, double *out) {
     char *end;
     errno = 0;
     *out = strtod(text, &end);
-    return errno || end == text || *end;
+    return (errno && !(errno == ERANGE && fabs(*out) <= DBL_MIN)) || end == text || *end || !isfinite(*out);
 }
 
 /* One call of kernel fn (elements of elem bytes: 8 binary64, 4 binary32, 2 the 16-bit types). */
@@ -115,6 +118,15 @@ int main(int argc, char **argv) {
             first[comma - value] = 0;
             if (parse_double(first, &lo) || parse_double(comma + 1, &hi) || !(lo < hi) || !isfinite(hi - lo))
                 return usage("--range needs two finite numbers LO < HI whose difference is finite");
+            /* inputs are drawn in binary64 and rounded to the dtype: beyond its largest finite value they are inf */
+            const double largest = elem == 8                      ? DBL_MAX
+                                   : elem == 4                    ? FLT_MAX
+                                   : elem == 2 && dtype[0] == 'b' ? 0x1.fep127
+                                                                  : 65504.0;
+            if (fabs(lo) > largest || fabs(hi) > largest) {
+                fprintf(stderr, "omk_ab: --range %s leaves %s's finite range (largest %g)\n", value, dtype, largest);
+                return usage("choose a range the dtype holds");
+            }
         } else if (!strcmp(option, "--rounds")) {
             char *end;
             errno = 0;
