@@ -44,8 +44,11 @@ typedef struct {
     int fast_everywhere;
 } phases;
 
+/* weak_wrong: results a rounding test with factor 1 (no margin for the fast path's error) would have accepted
+ * misrounded; refine_wrong: middle-phase results that are misrounded, which its own test must reject. Both must be
+ * above 0 somewhere, or the tests they guard could not fail. */
 typedef struct {
-    long inputs, accepted, refine_tried, refined;
+    long inputs, accepted, refine_tried, refined, weak_wrong, refine_wrong;
 } counts;
 
 static void check_one(const phases *p, double x, counts *c) {
@@ -73,26 +76,34 @@ static void check_one(const phases *p, double x, counts *c) {
         const omk_f64_result refined = p->refine(x);
         c->refine_tried++;
         c->refined += fma(refined.tail, OMK_ROUNDING_FACTOR(0x1p-80), refined.value) == refined.value;
+        c->refine_wrong += refined.value != exact.rounded;
     }
     const omk_f64_result r = p->fast(x);
+    c->weak_wrong += fma(r.tail, 1.0, r.value) == r.value && r.value != exact.rounded;
     if (fma(r.tail, p->fast_factor, r.value) != r.value) return; /* rejected: the accurate phase decides */
     c->accepted++;
     if (r.value != exact.rounded)
         fail_msg("the rounding test accepted %a -> %a, correctly rounded %a", x, r.value, exact.rounded);
 }
 
-/* The hard-case table's rows of op, both signs. */
-static int check_hard_cases(const phases *p, const char *op_name, counts *c) {
-    FILE *f = fopen(ULPB_TEST_DATA "/hard_cases_f64.txt", "r");
+/* The rows of op in a table of tests/data (hard_cases_f64.txt, worst_cases_f64.txt), both signs. */
+static int check_table(const char *file, const phases *p, const char *op_name, counts *c) {
+    char name[512];
+    snprintf(name, sizeof name, "%s/%s", ULPB_TEST_DATA, file);
+    FILE *f = fopen(name, "r");
     assert_non_null(f);
     char line[256];
     int hard = 0;
     while (fgets(line, sizeof line, f)) {
         char op[8];
         unsigned long long input;
-        if (line[0] == '#' || sscanf(line, "%7s %llx", op, &input) != 2 || strcmp(op, op_name)) continue;
         double x;
-        memcpy(&x, &input, sizeof x);
+        if (line[0] == '#' || sscanf(line, "%7s", op) != 1 || strcmp(op, op_name)) continue;
+        if (sscanf(line, "%*s %llx", &input) == 1 && strstr(line, "0x") && !strchr(line, 'p')) {
+            memcpy(&x, &input, sizeof x); /* hard_cases_f64.txt: bit patterns */
+        } else if (sscanf(line, "%*s %la", &x) != 1) {
+            continue;
+        }
         check_one(p, x, c);
         check_one(p, -x, c);
         hard++;
@@ -102,16 +113,29 @@ static int check_hard_cases(const phases *p, const char *op_name, counts *c) {
 }
 
 /* The hard-case rows and the special values, then the counts: the tests must accept nearly everything, or the
- * phases meant to run are not what runs. */
-static void finish_phases(const phases *p, const char *op, const double *specials, size_t n_specials, counts *c) {
-    assert_true(check_hard_cases(p, op, c) >= 24);
+ * phases meant to run are not what runs. Then the published worst cases (each checked as the rest, outside those
+ * shares: the fast path rejects most of them). Without its margin the fast path's test must accept misrounded results
+ * (weak_wrong), or it could not fail; so must the middle phase's for cos (refine_wrong: the worst case
+ * cos(0x1.00c82b482ed92p-10) among others), whose fixed-point phase would otherwise never be needed. */
+static void finish_phases(const phases *p, const char *op, const double *specials, size_t n_specials, counts *c,
+                          int middle_misrounds) {
+    assert_true(check_table("hard_cases_f64.txt", p, op, c) >= 24);
     for (size_t i = 0; i < n_specials; i++) check_one(p, specials[i], c);
-    ref_free_cache();
     assert_true(c->accepted > c->inputs * 99 / 100);
     assert_true(c->refined > c->refine_tried * 99 / 100);
-    print_message("%s, %ld inputs: the accurate and fixed-point phases matched MPFR on all; the fast path's rounding "
-                  "test accepted %ld and the double-double phase's %ld of %ld, all correctly rounded\n",
-                  op, c->inputs, c->accepted, c->refined, c->refine_tried);
+    counts worst = {0, 0, 0, 0, 0, 0};
+    assert_true(check_table("worst_cases_f64.txt", p, op, &worst) >= 40);
+    ref_free_cache();
+    print_message("%s, %ld inputs and %ld published worst cases: the accurate and fixed-point phases matched MPFR on "
+                  "all; the fast path's rounding test accepted %ld and the double-double phase's %ld of %ld, all "
+                  "correctly rounded; with factor 1 the fast path's test would have accepted %ld misrounded results, "
+                  "and %ld results of the double-double phase (%ld of them published worst cases) are misrounded "
+                  "before its test\n",
+                  op, c->inputs, worst.inputs, c->accepted + worst.accepted, c->refined + worst.refined,
+                  c->refine_tried + worst.refine_tried, c->weak_wrong + worst.weak_wrong,
+                  c->refine_wrong + worst.refine_wrong, worst.refine_wrong);
+    assert_true(c->weak_wrong + worst.weak_wrong > 0);
+    if (middle_misrounds) assert_true(c->refine_wrong + worst.refine_wrong > 0);
 }
 
 static double bits_step(double v, int64_t step) {
@@ -133,7 +157,7 @@ static void cos_phases(void **state) {
     static const phases p = {REF_COS,          cos_f64_accurate,        cos_f64_fixed,
                              cos_fast_or_huge, cos_f64_refine,          cos_in_fast,
                              cos_in_refine,    cos_F64_ROUNDING_FACTOR, 0};
-    counts c = {0, 0, 0, 0};
+    counts c = {0, 0, 0, 0, 0, 0};
     enum { PER_SET = 4000 };
     for (uint64_t i = 0; i < PER_SET; i++) {
         check_one(&p, (2.0 * uniform01(i) - 1.0) * 3.141592653589793, &c);
@@ -165,7 +189,7 @@ static void cos_phases(void **state) {
                                       INFINITY,
                                       -INFINITY,
                                       NAN};
-    finish_phases(&p, "cos", specials, sizeof specials / sizeof specials[0], &c);
+    finish_phases(&p, "cos", specials, sizeof specials / sizeof specials[0], &c, 1);
 }
 
 static int asin_in_fast(double x) { return fabs(x) < 1.0; }
@@ -176,7 +200,7 @@ static void asin_phases(void **state) {
     static const phases p = {REF_ASIN,      asin_f64_accurate,        asin_fixed_phase,
                              asin_f64_fast, asin_f64_refine,          asin_in_fast,
                              asin_in_fast,  asin_F64_ROUNDING_FACTOR, 1};
-    counts c = {0, 0, 0, 0};
+    counts c = {0, 0, 0, 0, 0, 0};
     enum { PER_SET = 3000 };
     for (uint64_t i = 0; i < PER_SET; i++) {
         const double sign = splitmix64(i) & 1 ? -1.0 : 1.0;
@@ -210,7 +234,7 @@ static void asin_phases(void **state) {
                                       INFINITY,
                                       -INFINITY,
                                       NAN};
-    finish_phases(&p, "asin", specials, sizeof specials / sizeof specials[0], &c);
+    finish_phases(&p, "asin", specials, sizeof specials / sizeof specials[0], &c, 0);
 }
 
 int main(void) {
