@@ -39,4 +39,14 @@ cp "$prefix/deep-build/omk.pc" "$prefix/deep/$deep/pkgconfig/"
 export PKG_CONFIG_PATH="$prefix/deep/$deep/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/deep/$deep" -o "$prefix/deep-shared"
 "$prefix/deep-shared"
+# libomk alone (-DULPB_BUILD_HARNESS=OFF) configures without the harness's MPFR, cJSON, SLEEF and OpenMP: pkg-config
+# finds nothing here. Configured only.
+mkdir -p "$prefix/no-pkgconfig"
+PKG_CONFIG_LIBDIR="$prefix/no-pkgconfig" PKG_CONFIG_PATH= \
+  cmake -G "Unix Makefiles" -S "$src" -B "$prefix/lib-only" -DULPB_BUILD_HARNESS=OFF >/dev/null
+grep -q '^omk_shared:' "$prefix/lib-only/Makefile"
+if grep -q '^ulpbench:' "$prefix/lib-only/Makefile"; then
+  echo "install_consumer: -DULPB_BUILD_HARNESS=OFF still builds ulpbench" >&2
+  exit 1
+fi
 echo "install contract: ok"
