@@ -190,10 +190,8 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double t
 static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
     double t_hi, residual;
     const int64_t j = asin_rotation_row(ax, &t_hi, &residual); /* indexed in full, as in OMK_DEFINE_F64_FAST */
-    asin_rotation r = asin_rotation_setup(ax, t_hi, asin_t_lo_half(t_hi, residual, 0), K_ASIN_ROT_ROWS[j][0],
-                                          K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2], K_ASIN_ROT_ROWS[j][3]);
-    if (precise) r.t_lo_half = asin_t_lo_half(t_hi, residual, 1);
-    return r;
+    return asin_rotation_setup(ax, t_hi, asin_t_lo_half(t_hi, residual, precise), K_ASIN_ROT_ROWS[j][0],
+                               K_ASIN_ROT_ROWS[j][1], K_ASIN_ROT_ROWS[j][2], K_ASIN_ROT_ROWS[j][3]);
 }
 
 /* u = u_hi + 2 u_lo_half (the half spares an operation in asin_f64_fast). p_hi - n_hi b is exact: n_hi >= 1/2 makes

@@ -5,12 +5,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
+#include <cpuid.h> /* x86 only, as the dispatch on __builtin_cpu_supports is */
 #include <xmmintrin.h>
-#else
-#include <fenv.h>
-#endif
 
 #include "omk_dispatch.h"
 #include "omk_internal.h"
@@ -74,7 +70,6 @@ omk_isa omk_isa_selected(void) {
  * A caller in another environment gets its control word back on return, exception flags as they were; in the
  * default one nothing is written (the kernels may raise flags there, as vector math libraries do), since loading
  * MXCSR twice made a one-element binary64 call take 39 ns instead of 25 on AMD Zen 5. */
-#if defined(__x86_64__) || defined(__i386__)
 enum {
     OMK_MXCSR_DEFAULT = 0x1f80, /* all exceptions masked, round to nearest, no FTZ/DAZ */
     OMK_MXCSR_FLAGS = 0x3f,
@@ -90,16 +85,6 @@ static inline omk_fp_state omk_fp_enter(void) {
 static inline void omk_fp_leave(omk_fp_state state) {
     if (state & OMK_MXCSR_RESTORE) _mm_setcsr(state & ~OMK_MXCSR_RESTORE);
 }
-#else
-typedef fenv_t omk_fp_state;
-static inline omk_fp_state omk_fp_enter(void) {
-    fenv_t caller;
-    feholdexcept(&caller);
-    fesetround(FE_TONEAREST);
-    return caller;
-}
-static inline void omk_fp_leave(omk_fp_state caller) { fesetenv(&caller); }
-#endif
 
 #define OMK_BUILD(isa, op, dtype)                           omk_##op##_##dtype##_##isa,
 #define OMK_BUILD_ISA(isa, ENUM, flags, cpu_test, op_dtype) OMK_APPLY(OMK_BUILD, isa, OMK_UNPACK op_dtype)

@@ -132,6 +132,24 @@ static cJSON *load_json(const char *name) {
     return doc;
 }
 
+/* Writes doc (an edited result) to a file of the test directory, and frees it. */
+static void save_json(cJSON *doc, const char *name) {
+    char *text = cJSON_Print(doc);
+    FILE *f = fopen(path(name), "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    cJSON_free(text), cJSON_Delete(doc);
+}
+
+/* merge refuses the shards with s2bad.json in place of shard 2, with one line on stderr naming needle. */
+static void expect_merge_refused(const char *needle, const char *what) {
+    assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
+    char *err = slurp(path("err.txt"));
+    if (!one_line_with(err, needle)) fail_msg("%s: stderr '%s' (wanted one line with '%s')", what, err, needle);
+    free(err);
+}
+
 static void eval_matches_library(void **state) {
     (void)state;
     const float x[6] = {-1.0f, -0.5f, 0.0f, 0.25f, 0.5f, 1.0f};
@@ -297,20 +315,13 @@ static void sampled_shards_merge(void **state) {
     assert_int_equal(run("merge $D/o1.json $D/o0.json"), 2);
     /* a shard of another schema version (or none) is refused, not relabelled */
     for (int v = 0; v < 2; v++) {
-        char *text = slurp(path("s2.json"));
-        cJSON *doc = cJSON_Parse(text);
+        cJSON *doc = load_json("s2.json");
         if (v == 0)
             cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(2));
         else
             cJSON_DeleteItemFromObject(doc, "schema_version");
-        char *edited = cJSON_Print(doc);
-        FILE *f = fopen(path("s2v.json"), "w");
-        fputs(edited, f);
-        fclose(f);
-        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2v.json"), 2);
-        char *err = slurp(path("err.txt"));
-        assert_true(one_line_with(err, "schema_version"));
-        free(err), cJSON_free(edited), cJSON_Delete(doc), free(text);
+        save_json(doc, "s2bad.json");
+        expect_merge_refused("schema_version", v == 0 ? "schema_version 2" : "no schema_version");
     }
     /* -o through a symbolic link to an input would replace that input too */
     before = slurp(path("s0.json"));
@@ -336,14 +347,9 @@ static void sampled_shards_merge(void **state) {
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "omk_isa")),
                         "scalar");
     /* shards from several CPUs (a job array on mixed runners) merge, and cpu names them all */
-    char *text = slurp(path("scalar2.json"));
-    cJSON *other_cpu = cJSON_Parse(text);
+    cJSON *other_cpu = load_json("scalar2.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(other_cpu, "environment"), "cpu", cJSON_CreateString("Other CPU"));
-    char *edited_text = cJSON_Print(other_cpu);
-    FILE *other = fopen(path("scalar2cpu.json"), "w");
-    fputs(edited_text, other);
-    fclose(other);
-    cJSON_free(edited_text), cJSON_Delete(other_cpu), free(text);
+    save_json(other_cpu, "scalar2cpu.json");
     assert_int_equal(run("merge -o $D/merged_cpus.json $D/scalar0.json $D/scalar1.json $D/scalar2cpu.json"), 0);
     cJSON *mixed = load_json("merged_cpus.json");
     char want_cpus[600];
@@ -364,19 +370,11 @@ static void sampled_shards_merge(void **state) {
         const char *key, *value;
     } bad_state[] = {{"max_ulp", "nan"}, {"max_ulp", "-0x1p-1"}, {"ulp_sum", "nan"}, {"ulp_sum", "-0x1p+0"}};
     for (size_t i = 0; i < sizeof bad_state / sizeof bad_state[0]; i++) {
-        char *text = slurp(path("s2.json"));
-        cJSON *edited_doc = cJSON_Parse(text);
+        cJSON *edited_doc = load_json("s2.json");
         cJSON *st = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0), "state");
         cJSON_ReplaceItemInObject(st, bad_state[i].key, cJSON_CreateString(bad_state[i].value));
-        char *edited = cJSON_Print(edited_doc);
-        FILE *f = fopen(path("s2bad.json"), "w");
-        fputs(edited, f);
-        fclose(f);
-        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
-        err = slurp(path("err.txt"));
-        if (!one_line_with(err, bad_state[i].key))
-            fail_msg("state %s = %s: stderr '%s'", bad_state[i].key, bad_state[i].value, err);
-        free(err), cJSON_free(edited), cJSON_Delete(edited_doc), free(text);
+        save_json(edited_doc, "s2bad.json");
+        expect_merge_refused(bad_state[i].key, bad_state[i].value);
     }
     /* counters that contradict each other: outcomes that are not the inputs, a histogram that is not the finite
      * results, a result that is not the sum of its samplers (each sampler consistent on its own) */
@@ -395,14 +393,8 @@ static void sampled_shards_merge(void **state) {
             count = cJSON_GetObjectItem(sampler, "special_mismatches");
             cJSON_SetNumberValue(count, count->valuedouble + 1);
         }
-        char *edited = cJSON_Print(edited_doc);
-        FILE *f = fopen(path("s2bad.json"), "w");
-        fputs(edited, f);
-        fclose(f);
-        assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
-        err = slurp(path("err.txt"));
-        if (!one_line_with(err, needle)) fail_msg("edit %d: stderr '%s' (wanted '%s')", edit, err, needle);
-        free(err), cJSON_free(edited), cJSON_Delete(edited_doc);
+        save_json(edited_doc, "s2bad.json");
+        expect_merge_refused(needle, "contradicting counters");
     }
 }
 
@@ -504,11 +496,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
             needle = edit == 2 ? "max_ulp" : "ulp_sum";
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "state"), needle, cJSON_CreateString("nan"));
         }
-        char *text = cJSON_Print(doc);
-        FILE *f = fopen(path("ex2bad.json"), "w");
-        fputs(text, f);
-        fclose(f);
-        cJSON_free(text), cJSON_Delete(doc);
+        save_json(doc, "ex2bad.json");
         char *before = slurp(path("ex2bad.json"));
         assert_int_equal(run("accuracy --resume $D/ex2bad.json --quiet"), 2);
         char *after = slurp(path("ex2bad.json")), *err = slurp(path("err.txt"));
@@ -520,11 +508,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     /* resumed on another CPU (a rescheduled job): both are named */
     doc = load_json("ex2.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "cpu", cJSON_CreateString("Other CPU"));
-    char *text = cJSON_Print(doc);
-    FILE *f = fopen(path("ex2cpu.json"), "w");
-    fputs(text, f);
-    fclose(f);
-    cJSON_free(text), cJSON_Delete(doc);
+    save_json(doc, "ex2cpu.json");
     assert_int_equal(run("accuracy --resume $D/ex2cpu.json --quiet"), 0);
     doc = load_json("ex2cpu.json");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
