@@ -27,6 +27,34 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" -lm -o "$prefix/static"
 "$prefix/static"
 test -x "$prefix/bin/ulpbench"
+# CMake consumers: find_package(omk) and its two targets, with the version checked.
+mkdir -p "$prefix/cmake-consumer"
+cat >"$prefix/cmake-consumer/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(omk_consumer C)
+find_package(omk \${OMK_WANTED} CONFIG REQUIRED)
+add_executable(shared "$prefix/consumer.c")
+target_link_libraries(shared PRIVATE omk::omk)
+add_executable(static "$prefix/consumer.c")
+target_link_libraries(static PRIVATE omk::omk_static)
+CMAKE
+version=$("$prefix/shared" | awk '{print $NF}')
+major=${version%%.*}
+minor=$(echo "$version" | cut -d. -f2)
+cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/build" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DOMK_WANTED="$version" >/dev/null
+cmake --build "$prefix/cmake-consumer/build" >/dev/null
+"$prefix/cmake-consumer/build/shared"
+"$prefix/cmake-consumer/build/static"
+if ldd "$prefix/cmake-consumer/build/static" | grep -q libomk; then
+  echo "install_consumer: omk::omk_static links libomk.so" >&2
+  exit 1
+fi
+if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DOMK_WANTED="$major.$((minor + 1))" >/dev/null 2>&1; then
+  echo "install_consumer: find_package(omk) accepted a newer minor version than $version" >&2
+  exit 1
+fi
 # A deeper library directory (Debian's multiarch lib/x86_64-linux-gnu): omk.pc must still find the prefix.
 # Configured only (seconds), with this build's libraries copied where that configuration would install them.
 src=$(dirname "$0")/..
@@ -49,4 +77,17 @@ if grep -q '^ulpbench:' "$prefix/lib-only/Makefile"; then
   echo "install_consumer: -DULPB_BUILD_HARNESS=OFF still builds ulpbench" >&2
   exit 1
 fi
+# A project that adds this tree with add_subdirectory (libomk alone) links the same target names. Configured only:
+# an unknown omk::omk_static would fail here.
+mkdir -p "$prefix/super"
+cat >"$prefix/super/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(omk_super C)
+set(ULPB_BUILD_HARNESS OFF CACHE BOOL "" FORCE)
+add_subdirectory("$(cd "$src" && pwd)" omk)
+add_executable(app "$prefix/consumer.c")
+target_link_libraries(app PRIVATE omk::omk_static)
+CMAKE
+PKG_CONFIG_LIBDIR="$prefix/no-pkgconfig" PKG_CONFIG_PATH= \
+  cmake -G "Unix Makefiles" -S "$prefix/super" -B "$prefix/super/build" >/dev/null
 echo "install contract: ok"
