@@ -65,6 +65,14 @@ const ulpb_input_set ulpb_input_sets[] = {
 
 const size_t ulpb_input_set_count = sizeof ulpb_input_sets / sizeof ulpb_input_sets[0];
 
+const ulpb_target ulpb_targets[] = {
+#define ULPB_TARGET(label, dtype, size, peers, factor) {label, ULPB_DTYPE_##dtype, size, peers, factor},
+#include "registry.def"
+#undef ULPB_TARGET
+};
+
+const size_t ulpb_target_count = sizeof ulpb_targets / sizeof ulpb_targets[0];
+
 int ulpb_dtype_find(const char *name) {
     for (int i = 0; i < ULPB_DTYPE_COUNT; i++)
         if (strcmp(ulpb_dtypes[i].name, name) == 0) return i;

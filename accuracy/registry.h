@@ -70,12 +70,22 @@ typedef struct {
     const char *label; /* for tables, e.g. "[-π, π]" */
 } ulpb_input_set;
 
+typedef struct {
+    const char *label;
+    ulpb_dtype_id dtype;
+    size_t size;       /* elements per call */
+    const char *peers; /* "a,b": omk must reach factor times each; "*": every peer of the group */
+    double factor;
+} ulpb_target;
+
 extern const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT];
 extern const ulpb_op ulpb_ops[ULPB_OP_COUNT];
 extern const ulpb_entry ulpb_entries[];
 extern const size_t ulpb_entry_count;
 extern const ulpb_input_set ulpb_input_sets[];
 extern const size_t ulpb_input_set_count;
+extern const ulpb_target ulpb_targets[];
+extern const size_t ulpb_target_count;
 
 /* Name lookups; -1 when unknown. */
 int ulpb_dtype_find(const char *name);

@@ -488,7 +488,7 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
 
 /* ---- Markdown ------------------------------------------------------------------------------ */
 
-static void size_label(char *buf, size_t len, size_t size) {
+void ulpb_bench_size_label(char *buf, size_t len, size_t size) {
     if (size >= ((size_t)1 << 20) && size % ((size_t)1 << 20) == 0)
         snprintf(buf, len, "%zu Mi", size >> 20);
     else if (size >= 1024 && size % 1024 == 0)
@@ -508,7 +508,7 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
             spec->rounds);
     for (int s = 0; s < spec->size_count; s++)
         if (ulpb_bench_rounds(spec->sizes[s], spec->rounds) != spec->rounds) {
-            size_label(label, sizeof label, spec->sizes[s]);
+            ulpb_bench_size_label(label, sizeof label, spec->sizes[s]);
             fprintf(out, ", %d at %s", ulpb_bench_rounds(spec->sizes[s], spec->rounds), label);
         }
     fprintf(out, "; below %zu Ki elements a round cycles through up to %d distinct input blocks.\n",
@@ -524,7 +524,7 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
             for (int s = 0; s < spec->size_count; s++) {
                 for (size_t k = 0; k < set_count; k++) {
                     if (sets[k].op != (ulpb_op_id)op) continue;
-                    size_label(label, sizeof label, spec->sizes[s]);
+                    ulpb_bench_size_label(label, sizeof label, spec->sizes[s]);
                     fprintf(out, " %s %s |", label, sets[k].label);
                     columns++;
                 }

@@ -82,6 +82,8 @@ double ulpb_bench_ratio_to(const ulpb_bench_result *results, const ulpb_bench_re
 /* Google Benchmark's JSON schema (context + benchmarks[]), one median aggregate per result. */
 cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info, const ulpb_bench_result *results,
                        int count);
+/* "4 Ki", "16 Mi", or the number itself. */
+void ulpb_bench_size_label(char *buf, size_t len, size_t size);
 /* One Markdown table per (op, dtype): implementations by (size, input set). */
 void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_bench_result *results, int count);
 

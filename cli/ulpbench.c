@@ -24,6 +24,7 @@
 #include "outfile.h"
 #include "registry.h"
 #include "result_io.h"
+#include "targets.h"
 
 enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
 static const unsigned long long DEFAULT_SEED = 20261130ull;
@@ -844,6 +845,49 @@ static int cmd_merge(int argc, char **argv) {
     return status;
 }
 
+/* ---- targets ------------------------------------------------------------------------------- */
+
+static int cmd_targets(int argc, char **argv) {
+    enum { OPT_GATE = 256 };
+    static const struct option opts[] = {
+        {"gate", no_argument, 0, OPT_GATE}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    bool gate = false;
+    int c;
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == OPT_GATE)
+            gate = true;
+        else if (c == 'h') {
+            puts("usage: ulpbench targets [--gate] BENCH.json...\n\n"
+                 "Checks saved throughput results (the JSON of 'ulpbench bench --json', or a report.json of\n"
+                 "'ulpbench report'; one file per run, all from one CPU, omk build and set of libraries) against\n"
+                 "the throughput targets of accuracy/registry.def (ULPB_TARGET): for every target, op and input\n"
+                 "set, omk's throughput relative to the named peers measured in the same rounds, its lowest and\n"
+                 "highest value over the runs (rounded down to two decimals), the peer that decides, and whether\n"
+                 "it reaches the target in every run. Prints Markdown, with each run's date, CPU, command and\n"
+                 "memcpy speed (a loaded machine shows there). Rows a run did not measure (other sizes, --impl,\n"
+                 "peers this CPU cannot run) read 'not measured'. Exit status 0; with --gate, 1 when a measured\n"
+                 "row misses its target in some run; 2 for a file that is missing or not such a result, runs from\n"
+                 "different environments, or no row measured at all.");
+            return 0;
+        } else
+            return bad_option("targets", c, argc, argv);
+    }
+    const int count = argc - optind;
+    if (count < 1) return fail("targets", "no result files (try --help)");
+    if (count > 64) return fail("targets", "at most 64 result files, not %d", count);
+    const char *const *names = (const char *const *)argv + optind;
+    cJSON *docs[64] = {0};
+    int status = 0;
+    for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("targets", names[i], &status);
+    ulpb_targets_summary summary;
+    char err[512];
+    if (status == 0 && ulpb_targets_report(stdout, (const cJSON *const *)docs, names, count, &summary, err, sizeof err))
+        status = fail("targets", "%s", err);
+    if (status == 0 && gate && summary.met_everyone < summary.measured) status = EXIT_GATE;
+    for (int i = 0; i < count; i++) cJSON_Delete(docs[i]);
+    return status;
+}
+
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
 static int cmd_hard_cases(int argc, char **argv) {
@@ -1428,7 +1472,8 @@ static void usage(FILE *f) {
           "  eval       apply an op to a .npy file\n"
           "  report     the default suite, report.json + report.md, and the CI gate\n"
           "  merge      combine the shards of an exhaustive or sampled accuracy run\n"
-          "  hard-cases search binary64 inputs that are hard to round\n\n"
+          "  hard-cases search binary64 inputs that are hard to round\n"
+          "  targets    check saved bench results against the throughput targets\n\n"
           "Run 'ulpbench <command> --help' for a command's options.\n",
           f);
 }
@@ -1502,6 +1547,8 @@ int main(int argc, char **argv) {
         status = cmd_hard_cases(argc - 1, argv + 1);
     else if (strcmp(sub, "bench") == 0)
         status = cmd_bench(argc - 1, argv + 1);
+    else if (strcmp(sub, "targets") == 0)
+        status = cmd_targets(argc - 1, argv + 1);
     else {
         fprintf(stderr, "ulpbench: unknown command '%s' (try 'ulpbench --help')\n", sub);
         status = EXIT_USAGE;

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* The benchmark runner's bookkeeping, never its timings: what a round counts, how many rounds
  * and blocks each size gets, the inputs, the grouping and the same-round ratios. */
 #include <cjson/cJSON.h>
@@ -14,6 +15,7 @@
 
 #include "bench.h"
 #include "omk.h"
+#include "targets.h"
 
 static void sizes_blocks_and_rounds(void **state) {
     (void)state;
@@ -133,12 +135,139 @@ static void rejects_bad_specs(void **state) {
     assert_non_null(strstr(err, "no registry entry"));
 }
 
+/* A bench document with one omk row (asin, the given dtype, 4096 elements, [-1, 1]) holding the given ratio_to_
+ * fields ("\"ratio_to_x\": 1.2, ...") and a context whose omk_isa is isa. */
+static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"context\": {\"date\": \"d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\"},"
+             " \"benchmarks\": [{\"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
+             isa, dtype, ratios);
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    return doc;
+}
+
+/* The targets' table for the runs docs[0..count): 0 and the Markdown in *table (free() it), or -1 and err. */
+static int targets_of(cJSON **docs, int count, char **table, ulpb_targets_summary *summary, char *err, size_t len) {
+    static const char *const names[] = {"a.json", "b.json", "c.json"};
+    size_t size;
+    FILE *out = open_memstream(table, &size);
+    const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, summary, err, len);
+    fclose(out);
+    return status;
+}
+
+/* One row of the table, whole: "| label | kernel | inputs | elements | needed | omk / peer | peer | met |". */
+static void assert_row(const char *table, const char *row) {
+    if (!strstr(table, row)) fail_msg("row '%s' not in\n%s", row, table);
+}
+
+static void targets_compare_same_round_ratios(void **state) {
+    (void)state;
+    char *table, err[256];
+    ulpb_targets_summary summary;
+    /* double asin: the milestone (SLEEF u10) met, the goal (libmvec) not; the other rows are not measured */
+    cJSON *docs[3] = {
+        bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02, \"ratio_to_libmvec-avx512\": 0.5", "avx512")};
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| double milestone: ≥ 1.0× SLEEF u10 AVX-512 | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 1.02× | "
+                      "sleef-u10-avx512 | yes |\n");
+    assert_row(table, "| double goal: ≥ 1.0× libmvec AVX-512 | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
+                      "libmvec-avx512 | no |\n");
+    assert_row(table, "| float milestone: ≥ 1.5× SLEEF u10 AVX-512 | asin f32 | [-1, 1] | 4 Ki | ≥ 1.50× | – | – | "
+                      "not measured (no omk row) |\n");
+    assert_int_equal(summary.measured, 2);
+    assert_int_equal(summary.met_everyone, 1);
+    assert_int_equal(summary.rows, (int)(ulpb_target_count * ulpb_input_set_count)); /* every op, each input set */
+    free(table);
+
+    /* a second run below the milestone: the range, and met in one of two runs; a ratio just below the target is
+     * printed rounded down, so it does not read as reaching it */
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.999, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 0.99–1.02× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
+    assert_row(table, "| ≥ 1.00× | 0.50× | libmvec-avx512 | no (0 of 2 runs) |\n");
+    assert_int_equal(summary.met_everyone, 0);
+    free(table);
+    cJSON_Delete(docs[1]);
+
+    /* a run from another omk build is not compared */
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx2");
+    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different environments (omk_isa: 'avx512', 'avx2')"));
+    free(table);
+    cJSON_Delete(docs[1]);
+    cJSON_Delete(docs[0]);
+
+    /* "*": the fastest peer decides; memcpy (a baseline) and unknown names are not peers */
+    docs[0] =
+        bench_doc("f16",
+                  "\"ratio_to_glibc\": 90, \"ratio_to_libmvec-avx512\": 1.3, \"ratio_to_sleef-u35-avx512\": 0.97, "
+                  "\"ratio_to_memcpy\": 0.1, \"ratio_to_some-future-lib\": 0.01",
+                  "avx512");
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| asin f16 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.97× | sleef-u35-avx512 | no |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+
+    /* report.json keeps the bench document under "throughput" */
+    docs[0] = cJSON_CreateObject();
+    cJSON_AddItemToObject(docs[0], "throughput", bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.5", "avx512"));
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 1.50× | libmvec-avx512 | yes |\n");
+    assert_row(table,
+               "| asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | – | – | not measured (no sleef-u10-avx512 in omk's rounds) |");
+    free(table);
+    cJSON_Delete(docs[0]);
+}
+
+static void targets_reject_what_they_cannot_compare(void **state) {
+    (void)state;
+    char *table, err[256];
+    ulpb_targets_summary summary;
+    cJSON *docs[1] = {cJSON_Parse("{\"schema\": \"ulpbench.accuracy\", \"results\": []}")};
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.json: no benchmark results"));
+    assert_int_equal(strlen(table), 0); /* nothing printed */
+    free(table);
+    cJSON_Delete(docs[0]);
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": \"fast\"", "avx512");
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "asin/f64/omk/4096/unit: ratio_to_sleef-u10-avx512 is not a positive number"));
+    assert_int_equal(strlen(table), 0);
+    free(table);
+    cJSON_Delete(docs[0]);
+    docs[0] = bench_doc("f64", "\"ratio_to_glibc\": 9", "avx512"); /* no target names glibc for double */
+    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no target is measured"));
+    free(table);
+    cJSON_Delete(docs[0]);
+}
+
+/* Every peer a target names is in the registry for the target's dtype and every op. */
+static void targets_name_registry_entries(void **state) {
+    (void)state;
+    for (size_t t = 0; t < ulpb_target_count; t++) {
+        const ulpb_target *target = &ulpb_targets[t];
+        assert_true(target->factor > 0);
+        if (strcmp(target->peers, "*") == 0) continue;
+        char peers[256];
+        snprintf(peers, sizeof peers, "%s", target->peers);
+        for (char *save, *peer = strtok_r(peers, ",", &save); peer; peer = strtok_r(NULL, ",", &save))
+            for (int op = 0; op < ULPB_OP_COUNT; op++)
+                if (!ulpb_entry_find(peer, (ulpb_op_id)op, target->dtype))
+                    fail_msg("target '%s' names %s, which has no %s %s entry", target->label, peer, ulpb_ops[op].name,
+                             ulpb_dtypes[target->dtype].name);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes_blocks_and_rounds),
-        cmocka_unit_test(inputs_are_reproducible_and_in_range),
-        cmocka_unit_test(results_count_what_they_time),
-        cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(sizes_blocks_and_rounds),           cmocka_unit_test(inputs_are_reproducible_and_in_range),
+        cmocka_unit_test(results_count_what_they_time),      cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(targets_compare_same_round_ratios), cmocka_unit_test(targets_reject_what_they_cannot_compare),
+        cmocka_unit_test(targets_name_registry_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

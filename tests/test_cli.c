@@ -1030,6 +1030,67 @@ static void unavailable_entries_are_skipped(void **state) {
     unsetenv("ULPB_DISABLE_ISA");
 }
 
+/* The object of the benchmark whose run_name is name. */
+static cJSON *bench_row(cJSON *doc, const char *name) {
+    cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(doc, "benchmarks")) if (strcmp(string_of(b, "run_name"), name) ==
+                                                                      0) return b;
+    fail_msg("no benchmark %s", name);
+    return NULL;
+}
+
+/* targets on a real bench file whose omk ratios are then set: the table, and --gate's exit status. */
+static void targets_gate_on_saved_runs(void **state) {
+    (void)state;
+    assert_int_equal(
+        run("bench --op asin --dtype f64 --sizes 4096 --rounds 3 --impl omk,glibc --quiet --json $D/t.json"), 0);
+    cJSON *doc = load_json("t.json");
+    cJSON *omk_row = bench_row(doc, "asin/f64/omk/4096/unit");
+    cJSON_AddNumberToObject(omk_row, "ratio_to_sleef-u10-avx512", 1.25);
+    cJSON_AddNumberToObject(omk_row, "ratio_to_libmvec-avx512", 0.75);
+    save_json(doc, "t.json");
+    assert_int_equal(run("targets $D/t.json"), 0);
+    char *out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "ulpbench bench --op asin --dtype f64 --sizes 4096")); /* the run's command */
+    assert_non_null(strstr(out, "| double milestone: ≥ 1.0× SLEEF u10 AVX-512 | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | "
+                                "1.25× | sleef-u10-avx512 | yes |"));
+    assert_non_null(strstr(out, "| 0.75× | libmvec-avx512 | no |"));
+    assert_non_null(strstr(out, "1 of 2 target rows met in every run that measured them; 22 not measured."));
+    free(out);
+    assert_int_equal(run("targets --gate $D/t.json"), 1); /* the goal row misses */
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(bench_row(doc, "asin/f64/omk/4096/unit"), "ratio_to_libmvec-avx512",
+                              cJSON_CreateNumber(1.0));
+    save_json(doc, "t.json");
+    assert_int_equal(run("targets --gate $D/t.json"), 0);
+    assert_int_equal(run("targets --gate $D/t.json $D/t.json"), 0);
+
+    /* what it cannot compare: exit 2, one line, nothing on stdout */
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "omk_isa", cJSON_CreateString("scalar"));
+    save_json(doc, "t2.json");
+    const char *const refused[][2] = {
+        {"targets", "no result files"},
+        {"targets $D/missing.json", "cannot open"},
+        {"targets $D/t.json $D/t2.json", "different environments (omk_isa:"},
+        {"targets --fast $D/t.json", "--fast"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(run(refused[i][0]), 2);
+        char *err = slurp(path("err.txt")), *stdout_text = slurp(path("out.txt"));
+        if (!one_line_with(err, refused[i][1])) fail_msg("'%s': stderr '%s'", refused[i][0], err);
+        assert_string_equal(stdout_text, "");
+        free(err), free(stdout_text);
+    }
+    /* a run that measured no target row (another size) */
+    assert_int_equal(
+        run("bench --op asin --dtype f64 --sizes 512 --rounds 3 --impl omk,glibc --quiet --json $D/t3.json"), 0);
+    assert_int_equal(run("targets $D/t3.json"), 2);
+    char *err = slurp(path("err.txt"));
+    if (!one_line_with(err, "no target is measured")) fail_msg("other size: stderr '%s'", err);
+    free(err);
+}
+
 static int setup(void **state) {
     (void)state;
     if (!mkdtemp(g_dir)) return -1;
@@ -1065,6 +1126,7 @@ int main(void) {
         cmocka_unit_test(outputs_follow_the_umask),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
+        cmocka_unit_test(targets_gate_on_saved_runs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

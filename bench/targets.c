@@ -1,0 +1,232 @@
+#include "targets.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "registry.h"
+
+enum { MAX_RUNS = 64 };
+
+/* The benchmark results of a document and their context: bench's own, or report.json's "throughput". */
+static const cJSON *results_of(const cJSON *doc, const cJSON **context) {
+    const cJSON *holder =
+        cJSON_IsArray(cJSON_GetObjectItem(doc, "benchmarks")) ? doc : cJSON_GetObjectItem(doc, "throughput");
+    const cJSON *benchmarks = cJSON_GetObjectItem(holder, "benchmarks");
+    *context = cJSON_GetObjectItem(holder, "context");
+    return cJSON_IsArray(benchmarks) && cJSON_IsObject(*context) ? benchmarks : NULL;
+}
+
+static const cJSON *find_row(const cJSON *benchmarks, const char *run_name) {
+    const cJSON *row;
+    cJSON_ArrayForEach(row, benchmarks) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+        if (name && strcmp(name, run_name) == 0) return row;
+    }
+    return NULL;
+}
+
+static const char *context_string(const cJSON *context, const char *key) {
+    const char *value = cJSON_GetStringValue(cJSON_GetObjectItem(context, key));
+    return value ? value : "?";
+}
+
+/* One run's figure for one target row: omk's throughput relative to the peer that decides (the slowest ratio). */
+typedef struct {
+    bool measured;
+    double ratio;
+    char peer[64];
+    char why[128]; /* when not measured */
+} run_figure;
+
+/* ratio_to_<peer> of omk's row: 1 and *ratio when present, 0 when absent, -1 (err) when not a positive number. */
+static int ratio_to(const cJSON *row, const char *peer, size_t peer_len, double *ratio, const char *where, char *err,
+                    size_t err_len) {
+    char key[96];
+    snprintf(key, sizeof key, "ratio_to_%.*s", (int)peer_len, peer);
+    const cJSON *item = cJSON_GetObjectItem(row, key);
+    if (!item) return 0;
+    if (!cJSON_IsNumber(item) || !(item->valuedouble > 0) || !isfinite(item->valuedouble)) {
+        snprintf(err, err_len, "%s: %s is not a positive number", where, key);
+        return -1;
+    }
+    *ratio = item->valuedouble;
+    return 1;
+}
+
+static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *set, const cJSON *benchmarks,
+                     const char *file, run_figure *f, char *err, size_t err_len) {
+    char run_name[160], where[256];
+    memset(f, 0, sizeof *f);
+    snprintf(run_name, sizeof run_name, "%s/%s/omk/%zu/%s", ulpb_ops[op].name, ulpb_dtypes[t->dtype].name, t->size,
+             set->name);
+    snprintf(where, sizeof where, "%s: %s", file, run_name);
+    const cJSON *row = find_row(benchmarks, run_name);
+    if (!row) {
+        snprintf(f->why, sizeof f->why, "no omk row");
+        return 0;
+    }
+    f->ratio = INFINITY;
+    if (strcmp(t->peers, "*") == 0) { /* every peer of the group: the fastest decides */
+        const cJSON *item;
+        cJSON_ArrayForEach(item, row) {
+            if (strncmp(item->string, "ratio_to_", 9) != 0) continue;
+            const char *peer = item->string + 9;
+            const ulpb_entry *e = ulpb_entry_find(peer, op, t->dtype);
+            if (!e || e->role != ULPB_ROLE_PEER) continue;
+            double ratio = 0;
+            if (ratio_to(row, peer, strlen(peer), &ratio, where, err, err_len) < 0) return -1;
+            if (ratio < f->ratio) {
+                f->ratio = ratio;
+                snprintf(f->peer, sizeof f->peer, "%s", peer);
+            }
+        }
+        f->measured = f->peer[0] != 0;
+        if (!f->measured) snprintf(f->why, sizeof f->why, "no peer in omk's rounds");
+        return 0;
+    }
+    for (const char *peer = t->peers; *peer;) { /* each named peer must be reached */
+        const size_t len = strcspn(peer, ",");
+        double ratio = 0;
+        const int found = ratio_to(row, peer, len, &ratio, where, err, err_len);
+        if (found < 0) return -1;
+        if (found == 0) {
+            snprintf(f->why, sizeof f->why, "no %.*s in omk's rounds", (int)len, peer);
+            return 0;
+        }
+        if (ratio < f->ratio) {
+            f->ratio = ratio;
+            snprintf(f->peer, sizeof f->peer, "%.*s", (int)len, peer);
+        }
+        peer += len + (peer[len] == ',');
+    }
+    f->measured = true;
+    return 0;
+}
+
+/* The context fields two runs must share to be compared. */
+static const char *const same_environment[] = {"cpu", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench"};
+
+static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *const *benchmarks,
+                       const char *const *names, int count) {
+    fprintf(out, "Runs:\n\n");
+    for (int i = 0; i < count; i++) {
+        const cJSON *ctx = contexts[i];
+        fprintf(out, "%d. `%s`: %s, %s, omk %s (%s build, 16-bit types: %s), `%s`", i + 1, names[i],
+                context_string(ctx, "date"), context_string(ctx, "cpu"), context_string(ctx, "omk"),
+                context_string(ctx, "omk_isa"), context_string(ctx, "omk_half16"), context_string(ctx, "command"));
+        /* the memory floor at 4 Ki tells a quiet run from one that shared the machine */
+        const cJSON *memcpy_row = find_row(benchmarks[i], "cos/f32/memcpy/4096/pi");
+        const cJSON *speed = cJSON_GetObjectItem(memcpy_row, "elements_per_ns");
+        if (cJSON_IsNumber(speed)) fprintf(out, "; memcpy, f32 4 Ki: %.3g elements/ns", speed->valuedouble);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n");
+}
+
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+                        ulpb_targets_summary *summary, char *err, size_t err_len) {
+    const cJSON *contexts[MAX_RUNS], *benchmarks[MAX_RUNS];
+    memset(summary, 0, sizeof *summary);
+    if (count < 1 || count > MAX_RUNS) {
+        snprintf(err, err_len, "between 1 and %d result files, not %d", MAX_RUNS, count);
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        if (!(benchmarks[i] = results_of(docs[i], &contexts[i]))) {
+            snprintf(err, err_len, "%s: no benchmark results (not the JSON of ulpbench bench or report)", names[i]);
+            return -1;
+        }
+        for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++) {
+            const char *key = same_environment[k];
+            const char *a = context_string(contexts[0], key), *b = context_string(contexts[i], key);
+            if (strcmp(a, b) != 0) {
+                snprintf(err, err_len, "%s and %s were run in different environments (%s: '%s', '%s')", names[0],
+                         names[i], key, a, b);
+                return -1;
+            }
+        }
+    }
+    /* every row is evaluated before anything is printed: a bad file leaves no half table */
+    run_figure(*figures)[MAX_RUNS] = calloc(ulpb_target_count * ulpb_input_set_count, sizeof *figures);
+    if (!figures) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    int rows = 0;
+    for (size_t t = 0; t < ulpb_target_count; t++)
+        for (int op = 0; op < ULPB_OP_COUNT; op++)
+            for (size_t s = 0; s < ulpb_input_set_count; s++) {
+                if (ulpb_input_sets[s].op != (ulpb_op_id)op) continue;
+                for (int i = 0; i < count; i++)
+                    if (figure_of(&ulpb_targets[t], (ulpb_op_id)op, &ulpb_input_sets[s], benchmarks[i], names[i],
+                                  &figures[rows][i], err, err_len)) {
+                        free(figures);
+                        return -1;
+                    }
+                rows++;
+            }
+    for (int r = 0; r < rows; r++) {
+        int measured = 0;
+        for (int i = 0; i < count; i++) measured += figures[r][i].measured;
+        summary->measured += measured > 0;
+    }
+    if (summary->measured == 0) {
+        free(figures);
+        snprintf(err, err_len,
+                 "no target is measured in %s%s: the targets need omk and its peers at %s elements (ulpbench bench "
+                 "without --impl, --sizes or --range limits measures all of them)",
+                 names[0], count > 1 ? " and the others" : "", "4096 and 16777216");
+        return -1;
+    }
+    print_runs(out, contexts, benchmarks, names, count);
+    fprintf(out, "| target | kernel | inputs | elements | needed | omk / peer | peer | met |\n"
+                 "|---|---|---|---:|---:|---:|---|---|\n");
+    summary->rows = rows;
+    int row = 0;
+    for (size_t t = 0; t < ulpb_target_count; t++)
+        for (int op = 0; op < ULPB_OP_COUNT; op++)
+            for (size_t s = 0; s < ulpb_input_set_count; s++) {
+                if (ulpb_input_sets[s].op != (ulpb_op_id)op) continue;
+                const ulpb_target *target = &ulpb_targets[t];
+                const run_figure *f = figures[row++];
+                char size[32], peers[160] = "", ratios[64];
+                ulpb_bench_size_label(size, sizeof size, target->size);
+                int measured = 0, met = 0;
+                double lo = INFINITY, hi = 0;
+                for (int i = 0; i < count; i++) {
+                    if (!f[i].measured) continue;
+                    measured++;
+                    met += f[i].ratio >= target->factor;
+                    lo = fmin(lo, f[i].ratio);
+                    hi = fmax(hi, f[i].ratio);
+                    bool listed = false; /* the deciding peers, each once */
+                    for (int j = 0; j < i; j++) listed |= f[j].measured && strcmp(f[j].peer, f[i].peer) == 0;
+                    if (!listed)
+                        snprintf(peers + strlen(peers), sizeof peers - strlen(peers), "%s%s", peers[0] ? ", " : "",
+                                 f[i].peer);
+                }
+                fprintf(out, "| %s | %s %s | %s | %s | ≥ %.2f× | ", target->label, ulpb_ops[op].name,
+                        ulpb_dtypes[target->dtype].name, ulpb_input_sets[s].label, size, target->factor);
+                if (!measured) {
+                    fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
+                    continue;
+                }
+                /* two decimals, rounded down, so that a ratio printed as reaching the factor does */
+                if (lo == hi || floor(lo * 100) == floor(hi * 100))
+                    snprintf(ratios, sizeof ratios, "%.2f×", floor(lo * 100) / 100);
+                else
+                    snprintf(ratios, sizeof ratios, "%.2f–%.2f×", floor(lo * 100) / 100, floor(hi * 100) / 100);
+                const bool everyone = met == measured;
+                summary->met_everyone += everyone;
+                fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");
+                if (count > 1) fprintf(out, " (%d of %d runs)", met, measured);
+                fprintf(out, " |\n");
+            }
+    fprintf(out, "\n%d of %d target rows met in every run that measured them; %d not measured.\n",
+            summary->met_everyone, summary->measured, rows - summary->measured);
+    free(figures);
+    return 0;
+}

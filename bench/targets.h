@@ -1,0 +1,22 @@
+/* Issue 3's throughput targets (registry.def, ULPB_TARGET) checked on saved benchmark results: the JSON of
+ * `ulpbench bench --json` or the report.json of `ulpbench report` (its "throughput"), one file per run. Only ratios
+ * measured in the same rounds are compared, never times across runs. */
+#ifndef ULPB_TARGETS_H
+#define ULPB_TARGETS_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+typedef struct {
+    int rows;         /* (target, op, input set) rows */
+    int measured;     /* rows measured in at least one run */
+    int met_everyone; /* measured rows met in every run that measured them */
+} ulpb_targets_summary;
+
+/* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out.
+ * -1 with a message in err when a document holds no benchmark results, when the runs come from different
+ * environments (CPU, omk build, libraries), or when no target row is measured at all. */
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+                        ulpb_targets_summary *summary, char *err, size_t err_len);
+
+#endif
