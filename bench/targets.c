@@ -126,7 +126,7 @@ static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *con
     fprintf(out, "\n");
 }
 
-int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count, bool show_unmeasured,
                         ulpb_targets_summary *summary, char *err, size_t err_len) {
     const cJSON *contexts[MAX_RUNS], *benchmarks[MAX_RUNS];
     memset(summary, 0, sizeof *summary);
@@ -208,6 +208,7 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                         snprintf(peers + strlen(peers), sizeof peers - strlen(peers), "%s%s", peers[0] ? ", " : "",
                                  f[i].peer);
                 }
+                if (!measured && !show_unmeasured) continue;
                 fprintf(out, "| %s | %s %s | %s | %s | ≥ %.2f× | ", target->label, ulpb_ops[op].name,
                         ulpb_dtypes[target->dtype].name, ulpb_input_sets[s].label, size, target->factor);
                 if (!measured) {

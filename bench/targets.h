@@ -5,6 +5,7 @@
 #define ULPB_TARGETS_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef struct {
@@ -13,10 +14,11 @@ typedef struct {
     int met_everyone; /* measured rows met in every run that measured them */
 } ulpb_targets_summary;
 
-/* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out.
+/* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out; the
+ * rows no run measured only when show_unmeasured (else the closing line counts them).
  * -1 with a message in err when a document holds no benchmark results, when the runs come from different
  * environments (CPU, omk build, libraries), or when no target row is measured at all. */
-int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count, bool show_unmeasured,
                         ulpb_targets_summary *summary, char *err, size_t err_len);
 
 #endif

@@ -153,7 +153,7 @@ static int targets_of(cJSON **docs, int count, char **table, ulpb_targets_summar
     static const char *const names[] = {"a.json", "b.json", "c.json"};
     size_t size;
     FILE *out = open_memstream(table, &size);
-    const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, summary, err, len);
+    const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, true, summary, err, len);
     fclose(out);
     return status;
 }

@@ -414,6 +414,15 @@ static void report_gates(void **state) {
     cJSON_Delete(doc);
     md = slurp(path("report.md"));
     assert_non_null(strstr(md, "## ulpbench report: throughput"));
+    /* and the targets those rounds measure (the 16-bit ones on every CPU: glibc is a peer); 16 Mi is not timed */
+    assert_non_null(strstr(md, "## ulpbench report: throughput targets"));
+    assert_non_null(strstr(md, "| 16-bit: ≥ 1.0× the fastest peer | cos f16 | [-π, π] | 4 Ki | ≥ 1.00× | "));
+    assert_null(strstr(md, "| 16 Mi |"));
+    free(md);
+    assert_int_equal(run("targets $D/report.json"), 0);
+    md = slurp(path("out.txt"));
+    assert_non_null(strstr(md, "| 16-bit: ≥ 1.0× the fastest peer | cos f16 | [-π, π] | 4 Ki | ≥ 1.00× | "));
+    assert_non_null(strstr(md, "| 16 Mi | ≥ 0.80× | – | – | not measured (no omk row) |"));
     free(md);
     /* a threshold omk cannot meet makes the gate fail with status 1; --no-bench leaves timing out */
     assert_int_equal(
