@@ -36,7 +36,9 @@ static const char *context_string(const cJSON *context, const char *key) {
 /* One run's figure for one target row: omk's throughput relative to the peer that decides (the slowest ratio). */
 typedef struct {
     bool measured;
+    bool loaded; /* left out: the group's memcpy ran slow in this run (quiet_only) */
     double ratio;
+    double memcpy_speed; /* elements/ns of the group's memcpy row; NAN when absent */
     char peer[64];
     char why[128]; /* when not measured */
 } run_figure;
@@ -64,6 +66,11 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
              set->name);
     snprintf(where, sizeof where, "%s: %s", file, run_name);
     const cJSON *row = find_row(benchmarks, run_name);
+    char memcpy_name[160];
+    snprintf(memcpy_name, sizeof memcpy_name, "%s/%s/memcpy/%zu/%s", ulpb_ops[op].name, ulpb_dtypes[t->dtype].name,
+             t->size, set->name);
+    const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, memcpy_name), "elements_per_ns");
+    f->memcpy_speed = cJSON_IsNumber(speed) ? speed->valuedouble : NAN;
     if (!row) {
         snprintf(f->why, sizeof f->why, "no omk row");
         return 0;
@@ -126,8 +133,8 @@ static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *con
     fprintf(out, "\n");
 }
 
-int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count, bool show_unmeasured,
-                        ulpb_targets_summary *summary, char *err, size_t err_len) {
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+                        const ulpb_targets_options *options, ulpb_targets_summary *summary, char *err, size_t err_len) {
     const cJSON *contexts[MAX_RUNS], *benchmarks[MAX_RUNS];
     memset(summary, 0, sizeof *summary);
     if (count < 1 || count > MAX_RUNS) {
@@ -170,8 +177,14 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             }
     for (int r = 0; r < rows; r++) {
         int measured = 0;
-        for (int i = 0; i < count; i++) measured += figures[r][i].measured;
+        double fastest_memcpy = 0;
+        for (int i = 0; i < count; i++) {
+            measured += figures[r][i].measured;
+            if (figures[r][i].measured) fastest_memcpy = fmax(fastest_memcpy, figures[r][i].memcpy_speed);
+        }
         summary->measured += measured > 0;
+        for (int i = 0; i < count && options->quiet_only; i++) /* NAN (no memcpy row) compares false: kept */
+            figures[r][i].loaded = figures[r][i].memcpy_speed < ULPB_TARGETS_QUIET_SHARE * fastest_memcpy;
     }
     if (summary->measured == 0) {
         free(figures);
@@ -194,21 +207,26 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                 const run_figure *f = figures[row++];
                 char size[32], peers[160] = "", ratios[64];
                 ulpb_bench_size_label(size, sizeof size, target->size);
-                int measured = 0, met = 0;
+                int measured = 0, met = 0, loaded = 0;
                 double lo = INFINITY, hi = 0;
                 for (int i = 0; i < count; i++) {
                     if (!f[i].measured) continue;
+                    if (f[i].loaded) {
+                        loaded++;
+                        continue;
+                    }
                     measured++;
                     met += f[i].ratio >= target->factor;
                     lo = fmin(lo, f[i].ratio);
                     hi = fmax(hi, f[i].ratio);
                     bool listed = false; /* the deciding peers, each once */
-                    for (int j = 0; j < i; j++) listed |= f[j].measured && strcmp(f[j].peer, f[i].peer) == 0;
+                    for (int j = 0; j < i; j++)
+                        listed |= f[j].measured && !f[j].loaded && strcmp(f[j].peer, f[i].peer) == 0;
                     if (!listed)
                         snprintf(peers + strlen(peers), sizeof peers - strlen(peers), "%s%s", peers[0] ? ", " : "",
                                  f[i].peer);
                 }
-                if (!measured && !show_unmeasured) continue;
+                if (!measured && !options->show_unmeasured) continue;
                 fprintf(out, "| %s | %s %s | %s | %s | ≥ %.2f× | ", target->label, ulpb_ops[op].name,
                         ulpb_dtypes[target->dtype].name, ulpb_input_sets[s].label, size, target->factor);
                 if (!measured) {
@@ -223,11 +241,17 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                 const bool everyone = met == measured;
                 summary->met_everyone += everyone;
                 fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");
-                if (count > 1) fprintf(out, " (%d of %d runs)", met, measured);
+                if (count > 1) fprintf(out, " (%d of %d run%s", met, measured, measured == 1 ? "" : "s");
+                if (loaded) fprintf(out, "; %d loaded left out", loaded);
+                if (count > 1) fprintf(out, ")");
                 fprintf(out, " |\n");
             }
-    fprintf(out, "\n%d of %d target rows met in every run that measured them; %d not measured.\n",
-            summary->met_everyone, summary->measured, rows - summary->measured);
+    fprintf(out, "\n%d of %d target rows met in every run that measured them", summary->met_everyone,
+            summary->measured);
+    if (options->quiet_only)
+        fprintf(out, " (a run whose memcpy row of the group ran below %g of the fastest run's is left out of that row)",
+                ULPB_TARGETS_QUIET_SHARE);
+    fprintf(out, "; %d not measured.\n", rows - summary->measured);
     free(figures);
     return 0;
 }

@@ -14,11 +14,18 @@ typedef struct {
     int met_everyone; /* measured rows met in every run that measured them */
 } ulpb_targets_summary;
 
-/* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out; the
- * rows no run measured only when show_unmeasured (else the closing line counts them).
+typedef struct {
+    bool show_unmeasured; /* print the rows no run measured (else the closing line counts them) */
+    /* leave out, per row, the runs whose memcpy row of the same group ran below ULPB_TARGETS_QUIET_SHARE of the
+     * fastest run's: a machine shared with other work slows omk's kernels more than memcpy or some peers */
+    bool quiet_only;
+} ulpb_targets_options;
+#define ULPB_TARGETS_QUIET_SHARE 0.8
+
+/* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out.
  * -1 with a message in err when a document holds no benchmark results, when the runs come from different
  * environments (CPU, omk build, libraries), or when no target row is measured at all. */
-int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count, bool show_unmeasured,
-                        ulpb_targets_summary *summary, char *err, size_t err_len);
+int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
+                        const ulpb_targets_options *options, ulpb_targets_summary *summary, char *err, size_t err_len);
 
 #endif

@@ -848,26 +848,34 @@ static int cmd_merge(int argc, char **argv) {
 /* ---- targets ------------------------------------------------------------------------------- */
 
 static int cmd_targets(int argc, char **argv) {
-    enum { OPT_GATE = 256 };
-    static const struct option opts[] = {
-        {"gate", no_argument, 0, OPT_GATE}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    enum { OPT_GATE = 256, OPT_QUIET_ONLY };
+    static const struct option opts[] = {{"gate", no_argument, 0, OPT_GATE},
+                                         {"quiet-only", no_argument, 0, OPT_QUIET_ONLY},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     bool gate = false;
+    ulpb_targets_options options = {.show_unmeasured = true};
     int c;
     while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == OPT_GATE)
             gate = true;
+        else if (c == OPT_QUIET_ONLY)
+            options.quiet_only = true;
         else if (c == 'h') {
-            puts("usage: ulpbench targets [--gate] BENCH.json...\n\n"
-                 "Checks saved throughput results (the JSON of 'ulpbench bench --json', or a report.json of\n"
-                 "'ulpbench report'; one file per run, all from one CPU, omk build and set of libraries) against\n"
-                 "the throughput targets of accuracy/registry.def (ULPB_TARGET): for every target, op and input\n"
-                 "set, omk's throughput relative to the named peers measured in the same rounds, its lowest and\n"
-                 "highest value over the runs (rounded down to two decimals), the peer that decides, and whether\n"
-                 "it reaches the target in every run. Prints Markdown, with each run's date, CPU, command and\n"
-                 "memcpy speed (a loaded machine shows there). Rows a run did not measure (other sizes, --impl,\n"
-                 "peers this CPU cannot run) read 'not measured'. Exit status 0; with --gate, 1 when a measured\n"
-                 "row misses its target in some run; 2 for a file that is missing or not such a result, runs from\n"
-                 "different environments, or no row measured at all.");
+            printf("usage: ulpbench targets [--gate] [--quiet-only] BENCH.json...\n\n"
+                   "Checks saved throughput results (the JSON of 'ulpbench bench --json', or a report.json of\n"
+                   "'ulpbench report'; one file per run, all from one CPU, omk build and set of libraries) against\n"
+                   "the throughput targets of accuracy/registry.def (ULPB_TARGET): for every target, op and input\n"
+                   "set, omk's throughput relative to the named peers measured in the same rounds, its lowest and\n"
+                   "highest value over the runs (rounded down to two decimals), the peer that decides, and whether\n"
+                   "it reaches the target in every run. Prints Markdown, with each run's date, CPU, command and\n"
+                   "memcpy speed (a loaded machine shows there). Rows a run did not measure (other sizes, --impl,\n"
+                   "peers this CPU cannot run) read 'not measured'. --quiet-only leaves out of each row the runs\n"
+                   "whose memcpy row of the same group ran below %g of the fastest run's (the machine was shared\n"
+                   "then). Exit status 0; with --gate, 1 when a measured row misses its target in some run; 2 for a\n"
+                   "file that is missing or not such a result, runs from different environments, or no row measured\n"
+                   "at all.\n",
+                   ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else
             return bad_option("targets", c, argc, argv);
@@ -882,7 +890,7 @@ static int cmd_targets(int argc, char **argv) {
     ulpb_targets_summary summary;
     char err[512];
     if (status == 0 &&
-        ulpb_targets_report(stdout, (const cJSON *const *)docs, names, count, true, &summary, err, sizeof err))
+        ulpb_targets_report(stdout, (const cJSON *const *)docs, names, count, &options, &summary, err, sizeof err))
         status = fail("targets", "%s", err);
     if (status == 0 && gate && summary.met_everyone < summary.measured) status = EXIT_GATE;
     for (int i = 0; i < count; i++) cJSON_Delete(docs[i]);
@@ -1380,7 +1388,8 @@ static int cmd_report(int argc, char **argv) {
         const cJSON *runs[1] = {doc};
         const char *names[1] = {json_path};
         ulpb_targets_summary summary;
-        if (ulpb_targets_report(tf, runs, names, 1, false, &summary, err, sizeof err)) fprintf(tf, "%s.\n", err);
+        const ulpb_targets_options options = {0};
+        if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err)) fprintf(tf, "%s.\n", err);
         fclose(tf);
         char *joined = malloc(strlen(md) + strlen(bench_md) + strlen(targets_md) + 3);
         sprintf(joined, "%s\n%s\n%s", md, bench_md, targets_md);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -148,12 +149,26 @@ static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) 
     return doc;
 }
 
+/* The same with the group's memcpy row at the given speed (elements/ns). */
+static cJSON *bench_doc_with_memcpy(const char *dtype, const char *ratios, double memcpy_speed) {
+    cJSON *doc = bench_doc(dtype, ratios, "avx512");
+    cJSON *row = cJSON_CreateObject();
+    char name[64];
+    snprintf(name, sizeof name, "asin/%s/memcpy/4096/unit", dtype);
+    cJSON_AddStringToObject(row, "run_name", name);
+    cJSON_AddNumberToObject(row, "elements_per_ns", memcpy_speed);
+    cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "benchmarks"), row);
+    return doc;
+}
+
 /* The targets' table for the runs docs[0..count): 0 and the Markdown in *table (free() it), or -1 and err. */
+static bool g_quiet_only;
 static int targets_of(cJSON **docs, int count, char **table, ulpb_targets_summary *summary, char *err, size_t len) {
     static const char *const names[] = {"a.json", "b.json", "c.json"};
+    const ulpb_targets_options options = {.show_unmeasured = true, .quiet_only = g_quiet_only};
     size_t size;
     FILE *out = open_memstream(table, &size);
-    const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, true, summary, err, len);
+    const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, &options, summary, err, len);
     fclose(out);
     return status;
 }
@@ -222,6 +237,27 @@ static void targets_compare_same_round_ratios(void **state) {
     cJSON_Delete(docs[0]);
 }
 
+/* --quiet-only: a run whose memcpy row of the group ran slow (the machine was shared) is left out of that row */
+static void targets_leave_out_loaded_runs(void **state) {
+    (void)state;
+    char *table, err[256];
+    ulpb_targets_summary summary;
+    cJSON *docs[3] = {bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 1.05", 9.0),
+                      bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 0.8", 5.0),
+                      bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 1.01", 8.0)};
+    assert_int_equal(targets_of(docs, 3, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 0.80–1.05× | sleef-u10-avx512 | no (2 of 3 runs) |\n");
+    free(table);
+    g_quiet_only = true;
+    assert_int_equal(targets_of(docs, 3, &table, &summary, err, sizeof err), 0);
+    g_quiet_only = false;
+    /* 5.0 < 0.8 * 9.0 is left out; 8.0 is not */
+    assert_row(table, "| ≥ 1.00× | 1.01–1.05× | sleef-u10-avx512 | yes (2 of 2 runs; 1 loaded left out) |\n");
+    assert_int_equal(summary.met_everyone, 1);
+    free(table);
+    for (int i = 0; i < 3; i++) cJSON_Delete(docs[i]);
+}
+
 static void targets_reject_what_they_cannot_compare(void **state) {
     (void)state;
     char *table, err[256];
@@ -264,9 +300,13 @@ static void targets_name_registry_entries(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes_blocks_and_rounds),           cmocka_unit_test(inputs_are_reproducible_and_in_range),
-        cmocka_unit_test(results_count_what_they_time),      cmocka_unit_test(rejects_bad_specs),
-        cmocka_unit_test(targets_compare_same_round_ratios), cmocka_unit_test(targets_reject_what_they_cannot_compare),
+        cmocka_unit_test(sizes_blocks_and_rounds),
+        cmocka_unit_test(inputs_are_reproducible_and_in_range),
+        cmocka_unit_test(results_count_what_they_time),
+        cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(targets_compare_same_round_ratios),
+        cmocka_unit_test(targets_leave_out_loaded_runs),
+        cmocka_unit_test(targets_reject_what_they_cannot_compare),
         cmocka_unit_test(targets_name_registry_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
