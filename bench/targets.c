@@ -156,6 +156,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             }
         }
     }
+    for (int i = 0; i < count; i++) /* a run given twice (or a copy of it) would count twice */
+        for (int j = 0; j < i; j++)
+            if (strcmp(context_string(contexts[i], "date"), context_string(contexts[j], "date")) == 0 &&
+                strcmp(context_string(contexts[i], "command"), context_string(contexts[j], "command")) == 0) {
+                snprintf(err, err_len, "%s and %s hold the same run (same date and command)", names[j], names[i]);
+                return -1;
+            }
     /* every row is evaluated before anything is printed: a bad file leaves no half table */
     run_figure(*figures)[MAX_RUNS] = calloc(ulpb_target_count * ulpb_input_set_count, sizeof *figures);
     if (!figures) {

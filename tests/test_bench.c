@@ -139,11 +139,13 @@ static void rejects_bad_specs(void **state) {
 /* A bench document with one omk row (asin, the given dtype, 4096 elements, [-1, 1]) holding the given ratio_to_
  * fields ("\"ratio_to_x\": 1.2, ...") and a context whose omk_isa is isa. */
 static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) {
+    static int runs; /* each document another run: its own date */
     char text[1024];
-    snprintf(text, sizeof text,
-             "{\"context\": {\"date\": \"d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\"},"
-             " \"benchmarks\": [{\"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
-             isa, dtype, ratios);
+    snprintf(
+        text, sizeof text,
+        "{\"context\": {\"date\": \"d%d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\"},"
+        " \"benchmarks\": [{\"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
+        ++runs, isa, dtype, ratios);
     cJSON *doc = cJSON_Parse(text);
     assert_non_null(doc);
     return doc;
@@ -204,6 +206,13 @@ static void targets_compare_same_round_ratios(void **state) {
     assert_row(table, "| ≥ 1.00× | 0.99–1.02× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
     assert_row(table, "| ≥ 1.00× | 0.50× | libmvec-avx512 | no (0 of 2 runs) |\n");
     assert_int_equal(summary.met_everyone, 0);
+    free(table);
+    cJSON_Delete(docs[1]);
+
+    /* the same run twice (a copy) would count twice */
+    docs[1] = cJSON_Duplicate(docs[0], true);
+    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.json and b.json hold the same run"));
     free(table);
     cJSON_Delete(docs[1]);
 
