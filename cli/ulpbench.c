@@ -873,8 +873,8 @@ static int cmd_targets(int argc, char **argv) {
                    "peers this CPU cannot run) read 'not measured'. --quiet-only leaves out of each row the runs\n"
                    "whose memcpy row of the same group ran below %g of the fastest run's (the machine was shared\n"
                    "then). Exit status 0; with --gate, 1 when a measured row misses its target in some run; 2 for a\n"
-                   "file that is missing or not such a result, runs from different environments, or no row measured\n"
-                   "at all.\n",
+                   "file that is missing or not such a result, runs from different environments, one run given\n"
+                   "twice (same date and command), or no row measured at all.\n",
                    ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else
