@@ -2,6 +2,7 @@
 #include "bench.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +12,9 @@
 #include "result_io.h"
 
 /* ---- sizes, rounds and inputs -------------------------------------------------------------- */
+
+const size_t ulpb_bench_default_sizes[] = {4096, 16777216};
+const int ulpb_bench_default_size_count = sizeof ulpb_bench_default_sizes / sizeof ulpb_bench_default_sizes[0];
 
 size_t ulpb_bench_blocks(size_t size) {
     const size_t blocks = size ? ULPB_BENCH_ROUND_ELEMENTS / size : 1;
@@ -327,6 +331,27 @@ static double cpu_mhz(void) {
 }
 
 /* Google Benchmark's "caches": type, level, size in bytes, and how many CPUs share it. */
+/* The CPUs this thread may run on, as ranges ("0", "0-1", "0,2-3"): a run pinned with taskset says so. */
+static void cpu_affinity(char *buf, size_t len) {
+    cpu_set_t set;
+    buf[0] = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        int last = cpu;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) last++;
+        const size_t used = strlen(buf);
+        if (last == cpu)
+            snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
+        else
+            snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", cpu, last);
+        cpu = last;
+    }
+}
+
 static cJSON *caches_json(void) {
     cJSON *caches = cJSON_CreateArray();
     for (int i = 0; i < 16; i++) {
@@ -380,6 +405,8 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     cJSON_AddStringToObject(ctx, "executable", info->executable ? info->executable : "ulpbench");
     cJSON_AddNumberToObject(ctx, "num_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
     cJSON_AddNumberToObject(ctx, "mhz_per_cpu", round(cpu_mhz()));
+    cpu_affinity(buf, sizeof buf);
+    cJSON_AddStringToObject(ctx, "cpu_affinity", buf);
     read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf);
     cJSON_AddBoolToObject(ctx, "cpu_scaling_enabled", buf[0] && strcmp(buf, "performance") != 0);
     cJSON_AddItemToObject(ctx, "caches", caches_json());

@@ -57,6 +57,10 @@ typedef struct {
     const char *command, *executable;
 } ulpb_bench_info;
 
+/* The sizes `ulpbench bench` times unless told otherwise: cache-resident and memory-bound. */
+extern const size_t ulpb_bench_default_sizes[];
+extern const int ulpb_bench_default_size_count;
+
 /* Distinct input blocks per round, and the elements one round processes at this size. */
 size_t ulpb_bench_blocks(size_t size);
 uint64_t ulpb_bench_elements_per_round(size_t size);

@@ -8,8 +8,6 @@
 #include "bench.h"
 #include "registry.h"
 
-enum { MAX_RUNS = 64 };
-
 /* The benchmark results of a document and their context: bench's own, or report.json's "throughput". */
 static const cJSON *results_of(const cJSON *doc, const cJSON **context) {
     const cJSON *holder =
@@ -28,9 +26,26 @@ static const cJSON *find_row(const cJSON *benchmarks, const char *run_name) {
     return NULL;
 }
 
+/* elements_per_ns of the row run_name; NAN when there is none. */
+static double speed_of(const cJSON *benchmarks, const char *run_name) {
+    const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, run_name), "elements_per_ns");
+    return cJSON_IsNumber(speed) ? speed->valuedouble : NAN;
+}
+
 static const char *context_string(const cJSON *context, const char *key) {
     const char *value = cJSON_GetStringValue(cJSON_GetObjectItem(context, key));
     return value ? value : "?";
+}
+
+/* Whether a run's CPU could run an entry: the ISAs its context lists (all of them when it lists none). */
+static bool run_could_run(const cJSON *context, const ulpb_entry *e) {
+    const cJSON *isas = cJSON_GetObjectItem(context, "isa_available"), *isa;
+    if (!cJSON_IsArray(isas)) return true;
+    cJSON_ArrayForEach(isa, isas) {
+        const char *name = cJSON_GetStringValue(isa);
+        if (name && strcmp(name, ulpb_isa_name(e->isa)) == 0) return true;
+    }
+    return false;
 }
 
 /* One run's figure for one target row: omk's throughput relative to the peer that decides (the slowest ratio). */
@@ -58,92 +73,126 @@ static int ratio_to(const cJSON *row, const char *peer, size_t peer_len, double 
     return 1;
 }
 
-static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *set, const cJSON *benchmarks,
-                     const char *file, run_figure *f, char *err, size_t err_len) {
-    char run_name[160], where[256];
+/* Takes peer's ratio into f when it is the lowest so far; 0, or 1 (f->why set) when the row lacks it, or -1. */
+static int take_peer(run_figure *f, const cJSON *row, const char *peer, size_t len, const char *where, char *err,
+                     size_t err_len) {
+    double ratio = 0;
+    const int found = ratio_to(row, peer, len, &ratio, where, err, err_len);
+    if (found < 0) return -1;
+    if (found == 0) {
+        snprintf(f->why, sizeof f->why, "no %.*s in omk's rounds", (int)len, peer);
+        return 1;
+    }
+    if (ratio < f->ratio) {
+        f->ratio = ratio;
+        snprintf(f->peer, sizeof f->peer, "%.*s", (int)len, peer);
+    }
+    return 0;
+}
+
+static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *set, const cJSON *context,
+                     const cJSON *benchmarks, const char *file, run_figure *f, char *err, size_t err_len) {
+    char run_name[160], memcpy_name[160], where[256];
     memset(f, 0, sizeof *f);
     snprintf(run_name, sizeof run_name, "%s/%s/omk/%zu/%s", ulpb_ops[op].name, ulpb_dtypes[t->dtype].name, t->size,
              set->name);
-    snprintf(where, sizeof where, "%s: %s", file, run_name);
-    const cJSON *row = find_row(benchmarks, run_name);
-    char memcpy_name[160];
     snprintf(memcpy_name, sizeof memcpy_name, "%s/%s/memcpy/%zu/%s", ulpb_ops[op].name, ulpb_dtypes[t->dtype].name,
              t->size, set->name);
-    const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, memcpy_name), "elements_per_ns");
-    f->memcpy_speed = cJSON_IsNumber(speed) ? speed->valuedouble : NAN;
+    snprintf(where, sizeof where, "%s: %s", file, run_name);
+    f->memcpy_speed = speed_of(benchmarks, memcpy_name);
+    const cJSON *row = find_row(benchmarks, run_name);
     if (!row) {
         snprintf(f->why, sizeof f->why, "no omk row");
         return 0;
     }
     f->ratio = INFINITY;
-    if (strcmp(t->peers, "*") == 0) { /* every peer of the group: the fastest decides */
-        const cJSON *item;
-        cJSON_ArrayForEach(item, row) {
-            if (strncmp(item->string, "ratio_to_", 9) != 0) continue;
-            const char *peer = item->string + 9;
-            const ulpb_entry *e = ulpb_entry_find(peer, op, t->dtype);
-            if (!e || e->role != ULPB_ROLE_PEER) continue;
-            double ratio = 0;
-            if (ratio_to(row, peer, strlen(peer), &ratio, where, err, err_len) < 0) return -1;
-            if (ratio < f->ratio) {
-                f->ratio = ratio;
-                snprintf(f->peer, sizeof f->peer, "%s", peer);
-            }
+    int missing = 0;
+    if (strcmp(t->peers, "*") == 0) {
+        /* every peer of the group that the run's CPU could run: a run without some of them (--impl) says nothing
+         * about the fastest one */
+        for (size_t k = 0; k < ulpb_entry_count && !missing; k++) {
+            const ulpb_entry *e = &ulpb_entries[k];
+            if (e->role != ULPB_ROLE_PEER || e->op != op || e->dtype != t->dtype || !run_could_run(context, e))
+                continue;
+            if ((missing = take_peer(f, row, e->impl, strlen(e->impl), where, err, err_len)) < 0) return -1;
         }
-        f->measured = f->peer[0] != 0;
-        if (!f->measured) snprintf(f->why, sizeof f->why, "no peer in omk's rounds");
-        return 0;
+    } else {
+        for (const char *peer = t->peers; *peer && !missing;) { /* each named peer must be reached */
+            const size_t len = strcspn(peer, ",");
+            if ((missing = take_peer(f, row, peer, len, where, err, err_len)) < 0) return -1;
+            peer += len + (peer[len] == ',');
+        }
     }
-    for (const char *peer = t->peers; *peer;) { /* each named peer must be reached */
-        const size_t len = strcspn(peer, ",");
-        double ratio = 0;
-        const int found = ratio_to(row, peer, len, &ratio, where, err, err_len);
-        if (found < 0) return -1;
-        if (found == 0) {
-            snprintf(f->why, sizeof f->why, "no %.*s in omk's rounds", (int)len, peer);
-            return 0;
-        }
-        if (ratio < f->ratio) {
-            f->ratio = ratio;
-            snprintf(f->peer, sizeof f->peer, "%.*s", (int)len, peer);
-        }
-        peer += len + (peer[len] == ',');
-    }
-    f->measured = true;
+    f->measured = !missing && f->peer[0];
+    if (!missing && !f->measured) snprintf(f->why, sizeof f->why, "no peer this CPU runs");
     return 0;
 }
 
 /* The context fields two runs must share to be compared. */
-static const char *const same_environment[] = {"cpu", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench"};
+static const char *const same_environment[] = {
+    "cpu", "compiler", "library_build_type", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench"};
 
+/* A ratio rounded down to two decimals, so that a printed ratio never reaches a target the measured one misses
+ * (floor(100 x) alone would print 0.29 as 0.28: 100 * 0.29 is 28.999999999999996). */
+static double two_decimals_down(double x) {
+    double hundredths = floor(x * 100);
+    if ((hundredths + 1) / 100 <= x) hundredths += 1;
+    return hundredths / 100;
+}
+
+/* Per run: its date, CPU, build, command, CPU affinity, and with several runs how many of its memcpy rows ran below
+ * ULPB_TARGETS_QUIET_SHARE of the fastest run's (a machine shared with other work shows there). */
 static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *const *benchmarks,
                        const char *const *names, int count) {
     fprintf(out, "Runs:\n\n");
     for (int i = 0; i < count; i++) {
         const cJSON *ctx = contexts[i];
-        fprintf(out, "%d. `%s`: %s, %s, omk %s (%s build, 16-bit types: %s), `%s`", i + 1, names[i],
-                context_string(ctx, "date"), context_string(ctx, "cpu"), context_string(ctx, "omk"),
-                context_string(ctx, "omk_isa"), context_string(ctx, "omk_half16"), context_string(ctx, "command"));
-        /* the memory floor at 4 Ki tells a quiet run from one that shared the machine */
-        const cJSON *memcpy_row = find_row(benchmarks[i], "cos/f32/memcpy/4096/pi");
-        const cJSON *speed = cJSON_GetObjectItem(memcpy_row, "elements_per_ns");
-        if (cJSON_IsNumber(speed)) fprintf(out, "; memcpy, f32 4 Ki: %.3g elements/ns", speed->valuedouble);
+        fprintf(out, "%d. `%s`: %s, %s (CPUs %s), omk %s (%s build, 16-bit types: %s), `%s`", i + 1, names[i],
+                context_string(ctx, "date"), context_string(ctx, "cpu"), context_string(ctx, "cpu_affinity"),
+                context_string(ctx, "omk"), context_string(ctx, "omk_isa"), context_string(ctx, "omk_half16"),
+                context_string(ctx, "command"));
+        int groups = 0, slow = 0;
+        const cJSON *row;
+        cJSON_ArrayForEach(row, benchmarks[i]) {
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+            if (count == 1 || !name || !strstr(name, "/memcpy/")) continue;
+            double fastest = 0;
+            for (int j = 0; j < count; j++) fastest = fmax(fastest, speed_of(benchmarks[j], name));
+            groups++;
+            slow += speed_of(benchmarks[i], name) < ULPB_TARGETS_QUIET_SHARE * fastest;
+        }
+        if (groups)
+            fprintf(out, "; memcpy below %g of the fastest run's in %d of %d groups", ULPB_TARGETS_QUIET_SHARE, slow,
+                    groups);
         fprintf(out, "\n");
     }
     fprintf(out, "\n");
 }
 
+/* "4096 or 16777216": the sizes the targets are measured at. */
+static void target_sizes(char *buf, size_t len) {
+    buf[0] = 0;
+    for (size_t t = 0; t < ulpb_target_count; t++) {
+        bool seen = false;
+        for (size_t u = 0; u < t; u++) seen |= ulpb_targets[u].size == ulpb_targets[t].size;
+        const size_t used = strlen(buf);
+        if (!seen) snprintf(buf + used, len - used, "%s%zu", used ? " or " : "", ulpb_targets[t].size);
+    }
+}
+
 int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
                         const ulpb_targets_options *options, ulpb_targets_summary *summary, char *err, size_t err_len) {
-    const cJSON *contexts[MAX_RUNS], *benchmarks[MAX_RUNS];
+    const cJSON *contexts[ULPB_TARGETS_MAX_RUNS], *benchmarks[ULPB_TARGETS_MAX_RUNS];
     memset(summary, 0, sizeof *summary);
-    if (count < 1 || count > MAX_RUNS) {
-        snprintf(err, err_len, "between 1 and %d result files, not %d", MAX_RUNS, count);
+    if (count < 1 || count > ULPB_TARGETS_MAX_RUNS) {
+        snprintf(err, err_len, "between 1 and %d result files, not %d", ULPB_TARGETS_MAX_RUNS, count);
         return -1;
     }
     for (int i = 0; i < count; i++) {
         if (!(benchmarks[i] = results_of(docs[i], &contexts[i]))) {
-            snprintf(err, err_len, "%s: no benchmark results (not the JSON of ulpbench bench or report)", names[i]);
+            snprintf(err, err_len,
+                     "%s: no benchmark results (not the JSON of ulpbench bench, nor a report made without --no-bench)",
+                     names[i]);
             return -1;
         }
         for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++) {
@@ -155,16 +204,18 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                 return -1;
             }
         }
-    }
-    for (int i = 0; i < count; i++) /* a run given twice (or a copy of it) would count twice */
-        for (int j = 0; j < i; j++)
-            if (strcmp(context_string(contexts[i], "date"), context_string(contexts[j], "date")) == 0 &&
-                strcmp(context_string(contexts[i], "command"), context_string(contexts[j], "command")) == 0) {
+        for (int j = 0; j < i; j++) { /* a run given twice (or a copy of it) would count twice */
+            const char *date = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "date"));
+            const char *command = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "command"));
+            if (date && command && strcmp(date, context_string(contexts[j], "date")) == 0 &&
+                strcmp(command, context_string(contexts[j], "command")) == 0) {
                 snprintf(err, err_len, "%s and %s hold the same run (same date and command)", names[j], names[i]);
                 return -1;
             }
+        }
+    }
     /* every row is evaluated before anything is printed: a bad file leaves no half table */
-    run_figure(*figures)[MAX_RUNS] = calloc(ulpb_target_count * ulpb_input_set_count, sizeof *figures);
+    run_figure(*figures)[ULPB_TARGETS_MAX_RUNS] = calloc(ulpb_target_count * ulpb_input_set_count, sizeof *figures);
     if (!figures) {
         snprintf(err, err_len, "out of memory");
         return -1;
@@ -175,8 +226,8 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             for (size_t s = 0; s < ulpb_input_set_count; s++) {
                 if (ulpb_input_sets[s].op != (ulpb_op_id)op) continue;
                 for (int i = 0; i < count; i++)
-                    if (figure_of(&ulpb_targets[t], (ulpb_op_id)op, &ulpb_input_sets[s], benchmarks[i], names[i],
-                                  &figures[rows][i], err, err_len)) {
+                    if (figure_of(&ulpb_targets[t], (ulpb_op_id)op, &ulpb_input_sets[s], contexts[i], benchmarks[i],
+                                  names[i], &figures[rows][i], err, err_len)) {
                         free(figures);
                         return -1;
                     }
@@ -195,10 +246,12 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
     }
     if (summary->measured == 0) {
         free(figures);
+        char sizes[64];
+        target_sizes(sizes, sizeof sizes);
         snprintf(err, err_len,
-                 "no target is measured in %s%s: the targets need omk and its peers at %s elements (ulpbench bench "
-                 "without --impl, --sizes or --range limits measures all of them)",
-                 names[0], count > 1 ? " and the others" : "", "4096 and 16777216");
+                 "no target is measured in %s%s: each needs omk and every peer it names, in the same rounds, at %s "
+                 "elements",
+                 names[0], count > 1 ? " and the others" : "", sizes);
         return -1;
     }
     print_runs(out, contexts, benchmarks, names, count);
@@ -234,17 +287,18 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                                  f[i].peer);
                 }
                 if (!measured && !options->show_unmeasured) continue;
-                fprintf(out, "| %s | %s %s | %s | %s | ≥ %.2f× | ", target->label, ulpb_ops[op].name,
+                fprintf(out, "| %s (%s) | %s %s | %s | %s | ≥ %.2f× | ", target->label,
+                        strcmp(target->peers, "*") == 0 ? "every peer" : target->peers, ulpb_ops[op].name,
                         ulpb_dtypes[target->dtype].name, ulpb_input_sets[s].label, size, target->factor);
                 if (!measured) {
                     fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
                     continue;
                 }
-                /* two decimals, rounded down, so that a ratio printed as reaching the factor does */
-                if (lo == hi || floor(lo * 100) == floor(hi * 100))
-                    snprintf(ratios, sizeof ratios, "%.2f×", floor(lo * 100) / 100);
+                lo = two_decimals_down(lo), hi = two_decimals_down(hi);
+                if (lo == hi)
+                    snprintf(ratios, sizeof ratios, "%.2f×", lo);
                 else
-                    snprintf(ratios, sizeof ratios, "%.2f–%.2f×", floor(lo * 100) / 100, floor(hi * 100) / 100);
+                    snprintf(ratios, sizeof ratios, "%.2f–%.2f×", lo, hi);
                 const bool everyone = met == measured;
                 summary->met_everyone += everyone;
                 fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");

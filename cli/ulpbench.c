@@ -30,7 +30,6 @@ enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
 static const unsigned long long DEFAULT_SEED = 20261130ull;
 static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
 /* ulpbench bench: 4 Ki elements (cache-resident) and 16 Mi (memory-bound) */
-static const size_t DEFAULT_BENCH_SIZES[] = {4096, 16777216};
 enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 4096 };
 
 static const char *g_command;    /* argv joined, recorded in every report */
@@ -882,9 +881,10 @@ static int cmd_targets(int argc, char **argv) {
     }
     const int count = argc - optind;
     if (count < 1) return fail("targets", "no result files (try --help)");
-    if (count > 64) return fail("targets", "at most 64 result files, not %d", count);
+    if (count > ULPB_TARGETS_MAX_RUNS)
+        return fail("targets", "at most %d result files, not %d", ULPB_TARGETS_MAX_RUNS, count);
     const char *const *names = (const char *const *)argv + optind;
-    cJSON *docs[64] = {0};
+    cJSON *docs[ULPB_TARGETS_MAX_RUNS] = {0};
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("targets", names[i], &status);
     ulpb_targets_summary summary;
@@ -1212,8 +1212,8 @@ static int cmd_bench(int argc, char **argv) {
         if (quick)
             spec.sizes[spec.size_count++] = QUICK_BENCH_SIZE;
         else
-            for (size_t i = 0; i < sizeof DEFAULT_BENCH_SIZES / sizeof *DEFAULT_BENCH_SIZES; i++)
-                spec.sizes[spec.size_count++] = DEFAULT_BENCH_SIZES[i];
+            for (int i = 0; i < ulpb_bench_default_size_count; i++)
+                spec.sizes[spec.size_count++] = ulpb_bench_default_sizes[i];
     }
     spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
     static ulpb_input_set range_sets[ULPB_OP_COUNT];
@@ -1383,6 +1383,11 @@ static int cmd_report(int argc, char **argv) {
         char *targets_md, err[512];
         size_t targets_len = 0;
         FILE *tf = open_memstream(&targets_md, &targets_len);
+        if (!tf) {
+            free(json_path), free(md_path), free(md), free(gate_text), free(results), free(bench_md);
+            cJSON_Delete(doc);
+            return fail("report", "out of memory");
+        }
         fprintf(tf, "## ulpbench report: throughput targets\n\nThe rounds above against accuracy/registry.def's "
                     "targets (`ulpbench targets` on report.json; timing never affects the gate).\n\n");
         const cJSON *runs[1] = {doc};
@@ -1392,9 +1397,14 @@ static int cmd_report(int argc, char **argv) {
         if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err)) fprintf(tf, "%s.\n", err);
         fclose(tf);
         char *joined = malloc(strlen(md) + strlen(bench_md) + strlen(targets_md) + 3);
-        sprintf(joined, "%s\n%s\n%s", md, bench_md, targets_md);
+        if (joined) sprintf(joined, "%s\n%s\n%s", md, bench_md, targets_md);
         free(md), free(bench_md), free(targets_md);
         md = joined;
+        if (!md) {
+            free(json_path), free(md_path), free(gate_text), free(results);
+            cJSON_Delete(doc);
+            return fail("report", "out of memory");
+        }
     }
     status = write_outputs("report", json_path, md_path, doc, md);
     if (status == 0 && !passed) status = EXIT_GATE;

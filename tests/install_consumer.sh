@@ -46,15 +46,30 @@ cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/build" -DCMAKE_C_CO
 cmake --build "$prefix/cmake-consumer/build" >/dev/null
 "$prefix/cmake-consumer/build/shared"
 "$prefix/cmake-consumer/build/static"
+if ! ldd "$prefix/cmake-consumer/build/shared" | grep -q "libomk\.so\.$major\.$minor "; then
+  echo "install_consumer: omk::omk does not link libomk.so.$major.$minor" >&2
+  exit 1
+fi
 if ldd "$prefix/cmake-consumer/build/static" | grep -q libomk; then
   echo "install_consumer: omk::omk_static links libomk.so" >&2
   exit 1
 fi
-if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DOMK_WANTED="$major.$((minor + 1))" >/dev/null 2>&1; then
-  echo "install_consumer: find_package(omk) accepted a newer minor version than $version" >&2
+# A newer minor version is refused by the version check itself (not by some other configure error).
+if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DOMK_WANTED="$major.$((minor + 1))" >/dev/null 2>"$prefix/too-new.err" ||
+  ! grep -q "version: $version" "$prefix/too-new.err"; then
+  echo "install_consumer: find_package(omk $major.$((minor + 1))) was not refused for version $version" >&2
+  cat "$prefix/too-new.err" >&2
   exit 1
 fi
+# Relocatable: the installed tree moved elsewhere still serves find_package.
+mkdir -p "$prefix/moved"
+cp -a "$prefix/include" "$prefix/lib" "$prefix/moved/"
+cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/moved" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_PREFIX_PATH="$prefix/moved" -DOMK_WANTED="$version" >/dev/null
+grep -q "$prefix/moved/lib/libomk.a" "$prefix/cmake-consumer/moved/CMakeFiles/static.dir/link.txt"
+cmake --build "$prefix/cmake-consumer/moved" >/dev/null
+"$prefix/cmake-consumer/moved/static"
 # A deeper library directory (Debian's multiarch lib/x86_64-linux-gnu): omk.pc must still find the prefix.
 # Configured only (seconds), with this build's libraries copied where that configuration would install them.
 src=$(dirname "$0")/..

@@ -164,10 +164,10 @@ static cJSON *bench_doc_with_memcpy(const char *dtype, const char *ratios, doubl
 }
 
 /* The targets' table for the runs docs[0..count): 0 and the Markdown in *table (free() it), or -1 and err. */
-static bool g_quiet_only;
-static int targets_of(cJSON **docs, int count, char **table, ulpb_targets_summary *summary, char *err, size_t len) {
+static int targets_of(cJSON **docs, int count, bool quiet_only, char **table, ulpb_targets_summary *summary, char *err,
+                      size_t len) {
     static const char *const names[] = {"a.json", "b.json", "c.json"};
-    const ulpb_targets_options options = {.show_unmeasured = true, .quiet_only = g_quiet_only};
+    const ulpb_targets_options options = {.show_unmeasured = true, .quiet_only = quiet_only};
     size_t size;
     FILE *out = open_memstream(table, &size);
     const int status = ulpb_targets_report(out, (const cJSON *const *)docs, names, count, &options, summary, err, len);
@@ -187,12 +187,12 @@ static void targets_compare_same_round_ratios(void **state) {
     /* double asin: the milestone (SLEEF u10) met, the goal (libmvec) not; the other rows are not measured */
     cJSON *docs[3] = {
         bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02, \"ratio_to_libmvec-avx512\": 0.5", "avx512")};
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
-    assert_row(table, "| double milestone: ≥ 1.0× SLEEF u10 AVX-512 | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 1.02× | "
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| double milestone (sleef-u10-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 1.02× | "
                       "sleef-u10-avx512 | yes |\n");
-    assert_row(table, "| double goal: ≥ 1.0× libmvec AVX-512 | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
+    assert_row(table, "| double goal (libmvec-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
                       "libmvec-avx512 | no |\n");
-    assert_row(table, "| float milestone: ≥ 1.5× SLEEF u10 AVX-512 | asin f32 | [-1, 1] | 4 Ki | ≥ 1.50× | – | – | "
+    assert_row(table, "| float milestone (sleef-u10-avx512) | asin f32 | [-1, 1] | 4 Ki | ≥ 1.50× | – | – | "
                       "not measured (no omk row) |\n");
     assert_int_equal(summary.measured, 2);
     assert_int_equal(summary.met_everyone, 1);
@@ -202,7 +202,7 @@ static void targets_compare_same_round_ratios(void **state) {
     /* a second run below the milestone: the range, and met in one of two runs; a ratio just below the target is
      * printed rounded down, so it does not read as reaching it */
     docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.999, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
-    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), 0);
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| ≥ 1.00× | 0.99–1.02× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
     assert_row(table, "| ≥ 1.00× | 0.50× | libmvec-avx512 | no (0 of 2 runs) |\n");
     assert_int_equal(summary.met_everyone, 0);
@@ -211,34 +211,56 @@ static void targets_compare_same_round_ratios(void **state) {
 
     /* the same run twice (a copy) would count twice */
     docs[1] = cJSON_Duplicate(docs[0], true);
-    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), -1);
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "a.json and b.json hold the same run"));
     free(table);
     cJSON_Delete(docs[1]);
 
     /* a run from another omk build is not compared */
     docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx2");
-    assert_int_equal(targets_of(docs, 2, &table, &summary, err, sizeof err), -1);
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "different environments (omk_isa: 'avx512', 'avx2')"));
     free(table);
     cJSON_Delete(docs[1]);
     cJSON_Delete(docs[0]);
 
-    /* "*": the fastest peer decides; memcpy (a baseline) and unknown names are not peers */
-    docs[0] =
-        bench_doc("f16",
-                  "\"ratio_to_glibc\": 90, \"ratio_to_libmvec-avx512\": 1.3, \"ratio_to_sleef-u35-avx512\": 0.97, "
-                  "\"ratio_to_memcpy\": 0.1, \"ratio_to_some-future-lib\": 0.01",
-                  "avx512");
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
-    assert_row(table, "| asin f16 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.97× | sleef-u35-avx512 | no |\n");
+    /* "*": every peer the run's CPU runs (here no AVX2 one), the fastest deciding; memcpy (a baseline) and unknown
+     * names are not peers, and a run without one of those peers (--impl) does not measure the row */
+    static const char *const peers_ratios =
+        "\"ratio_to_glibc\": 90, \"ratio_to_libmvec-avx512\": 1.3, \"ratio_to_sleef-u35-avx512\": 0.97, "
+        "\"ratio_to_memcpy\": 0.1, \"ratio_to_some-future-lib\": 0.01";
+    char ratios[512];
+    snprintf(ratios, sizeof ratios, "%s, \"ratio_to_sleef-u10-avx512\": 3.5", peers_ratios);
+    for (int all = 1; all >= 0; all--) {
+        docs[0] = bench_doc("f16", all ? ratios : peers_ratios, "avx512");
+        cJSON *isas = cJSON_AddArrayToObject(cJSON_GetObjectItem(docs[0], "context"), "isa_available");
+        cJSON_AddItemToArray(isas, cJSON_CreateString("none"));
+        cJSON_AddItemToArray(isas, cJSON_CreateString("avx512"));
+        if (all) {
+            assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+            assert_row(
+                table,
+                "| 16-bit (every peer) | asin f16 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.97× | sleef-u35-avx512 | no |\n");
+        } else { /* that row was the only one this run could measure */
+            assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
+            assert_non_null(strstr(err, "no target is measured"));
+        }
+        free(table);
+        cJSON_Delete(docs[0]);
+    }
+
+    /* printed ratios are rounded down, exactly: 0.29 is not 0.28 */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.29, \"ratio_to_libmvec-avx512\": 1.15", "avx512");
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| 0.29× | sleef-u10-avx512 | no |\n");
+    assert_row(table, "| 1.15× | libmvec-avx512 | yes |\n");
     free(table);
     cJSON_Delete(docs[0]);
 
     /* report.json keeps the bench document under "throughput" */
     docs[0] = cJSON_CreateObject();
     cJSON_AddItemToObject(docs[0], "throughput", bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.5", "avx512"));
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), 0);
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| ≥ 1.00× | 1.50× | libmvec-avx512 | yes |\n");
     assert_row(table,
                "| asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | – | – | not measured (no sleef-u10-avx512 in omk's rounds) |");
@@ -254,12 +276,12 @@ static void targets_leave_out_loaded_runs(void **state) {
     cJSON *docs[3] = {bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 1.05", 9.0),
                       bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 0.8", 5.0),
                       bench_doc_with_memcpy("f64", "\"ratio_to_sleef-u10-avx512\": 1.01", 8.0)};
-    assert_int_equal(targets_of(docs, 3, &table, &summary, err, sizeof err), 0);
+    assert_int_equal(targets_of(docs, 3, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| ≥ 1.00× | 0.80–1.05× | sleef-u10-avx512 | no (2 of 3 runs) |\n");
+    /* each run lists how many of its memcpy rows ran slow */
+    assert_non_null(strstr(table, "memcpy below 0.8 of the fastest run's in 1 of 1 groups\n3. "));
     free(table);
-    g_quiet_only = true;
-    assert_int_equal(targets_of(docs, 3, &table, &summary, err, sizeof err), 0);
-    g_quiet_only = false;
+    assert_int_equal(targets_of(docs, 3, true, &table, &summary, err, sizeof err), 0);
     /* 5.0 < 0.8 * 9.0 is left out; 8.0 is not */
     assert_row(table, "| ≥ 1.00× | 1.01–1.05× | sleef-u10-avx512 | yes (2 of 2 runs; 1 loaded left out) |\n");
     assert_int_equal(summary.met_everyone, 1);
@@ -272,20 +294,22 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     char *table, err[256];
     ulpb_targets_summary summary;
     cJSON *docs[1] = {cJSON_Parse("{\"schema\": \"ulpbench.accuracy\", \"results\": []}")};
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "a.json: no benchmark results"));
     assert_int_equal(strlen(table), 0); /* nothing printed */
     free(table);
     cJSON_Delete(docs[0]);
     docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": \"fast\"", "avx512");
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "asin/f64/omk/4096/unit: ratio_to_sleef-u10-avx512 is not a positive number"));
     assert_int_equal(strlen(table), 0);
     free(table);
     cJSON_Delete(docs[0]);
     docs[0] = bench_doc("f64", "\"ratio_to_glibc\": 9", "avx512"); /* no target names glibc for double */
-    assert_int_equal(targets_of(docs, 1, &table, &summary, err, sizeof err), -1);
-    assert_non_null(strstr(err, "no target is measured"));
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no target is measured in a.json: each needs omk and every peer it names, in the same "
+                                "rounds, at 4096 or 16777216 elements"));
+    assert_int_equal(strlen(table), 0);
     free(table);
     cJSON_Delete(docs[0]);
 }
@@ -296,6 +320,11 @@ static void targets_name_registry_entries(void **state) {
     for (size_t t = 0; t < ulpb_target_count; t++) {
         const ulpb_target *target = &ulpb_targets[t];
         assert_true(target->factor > 0);
+        bool default_size = false; /* else a plain ulpbench bench never measures it */
+        for (int k = 0; k < ulpb_bench_default_size_count; k++)
+            default_size |= ulpb_bench_default_sizes[k] == target->size;
+        if (!default_size)
+            fail_msg("target '%s' is at %zu elements, not a default bench size", target->label, target->size);
         if (strcmp(target->peers, "*") == 0) continue;
         char peers[256];
         snprintf(peers, sizeof peers, "%s", target->peers);
