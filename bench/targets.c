@@ -287,9 +287,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                                  f[i].peer);
                 }
                 if (!measured && !options->show_unmeasured) continue;
-                fprintf(out, "| %s (%s) | %s %s | %s | %s | ≥ %.2f× | ", target->label,
-                        strcmp(target->peers, "*") == 0 ? "every peer" : target->peers, ulpb_ops[op].name,
-                        ulpb_dtypes[target->dtype].name, ulpb_input_sets[s].label, size, target->factor);
+                fprintf(out, "| %s (", target->label);
+                if (strcmp(target->peers, "*") == 0)
+                    fprintf(out, "every peer");
+                else
+                    for (const char *p = target->peers; *p; p++) fprintf(out, *p == ',' ? ", " : "%c", *p);
+                fprintf(out, ") | %s %s | %s | %s | ≥ %.2f× | ", ulpb_ops[op].name, ulpb_dtypes[target->dtype].name,
+                        ulpb_input_sets[s].label, size, target->factor);
                 if (!measured) {
                     fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
                     continue;
