@@ -5,12 +5,12 @@
  *   by one fma and a binary32 reciprocal, or in the AVX-512 build vrcp14pd and a Newton step: asin_f64_t_lo_group),
  *   m = min(|x|, t), n = max(|x|, t) and a table point b = i/256:
  *   asin m = asin b + asin u, u = m sqrt(1 - b^2) - n b (|u| < 2^-8.4, u_hi exact: asin_rotation_u), and
- *   asin |x| = asin m or pi/2 - asin m; asin b (or asin b - pi/2) and sqrt(1 - b^2) are double-doubles from one
- *   512-row table (asin_poly.h from asin.sollya; one load per lane in the vector builds: omk_read_rows4),
- *   asin u = u + u^3 Q(u^2) with Q of degree 2
- *   (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the result, u_lo's
- *   share of the series included) in binary64: value + tail within 2^-72.24 relative (largest error over 4 10^6
- *   samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding
+ *   asin |x| = asin m or pi/2 - asin m = (pi/2 - asin b) + asin(-u); asin b or pi/2 - asin b, and sqrt(1 - b^2)
+ * (negated on the second side, which makes the same operations yield -u there) are double-doubles from one 512-row
+ * table (asin_poly.h from asin.sollya; one load per lane in the vector builds: omk_read_rows4), asin u = u + u^3 Q(u^2)
+ * with Q of degree 2 (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the
+ * result, u_lo's share of the series included) in binary64: value + tail within 2^-72.24 relative (largest error over 4
+ * 10^6 samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin). A rounding
  *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 24,000; those, and
  *   |x| > 1, infinities and NaN (whose NaN results fail the test), are redone by asin_f64_accurate: the same
  *   rotation in double-double (2^-87.78, 60 to 75 ns), and for the few it cannot settle, two Newton steps in
@@ -109,17 +109,19 @@ static inline double asin_magnitude(double ax, double *tail) {
  * are redone). With t = sqrt(1 - x^2) = cos(asin |x|), m = min(|x|, t) and n = max(|x|, t), and a table
  * point b = i/256, i = round(256 m (1 - 2^-16)) (the scale keeps u_hi exact: asin_rotation_u),
  *   asin m = asin b + asin u,  u = m sqrt(1 - b^2) - n b = sin(asin m - asin b),
- *   asin |x| = asin m when |x| <= t, else pi/2 - asin m;
+ *   asin |x| = asin m when |x| <= t, else pi/2 - asin m = (pi/2 - asin b) + asin(-u);
  * |u| < 2^-8.4 (u = m in the first cell, where b = 0), so asin u = u + u^3 Q(u^2) with a short polynomial. The table
- * holds asin b (and asin b - pi/2 for the second side) and sqrt(1 - b^2) as double-doubles. */
+ * holds y = asin b and c = sqrt(1 - b^2) as double-doubles, and for the second side y = pi/2 - asin b and c = -sqrt(1 -
+ * b^2): with n's factor b there instead of -b, the same operations yield -u, and the result takes x's sign alone (one
+ * compare and select fewer in the vector builds' last pass than a sign set per side). Every operation is odd, so the
+ * results are those of the table with asin b - pi/2 and the sign flipped after. */
 typedef struct {
     double m_hi, n_hi;      /* m and n: |x| and t_hi in some order */
     double t_lo_half;       /* t = t_hi + 2 t_lo_half */
-    uint64_t side;          /* all ones when m = t (|x| > t): asin |x| = pi/2 - asin m */
-    double minus_b;         /* -b, b = i/256: at most 8 significant bits */
+    double n_factor;        /* -b, or b on the second side (m = t, |x| > t); b = i/256: at most 8 significant bits */
     double t_lo_factor;     /* c_hi on the second side, -b on the first */
-    double c_hi, c_lo_half; /* sqrt(1 - b^2) = c_hi + 2 c_lo_half */
-    double y_hi, y_lo;      /* asin b, or asin b - pi/2 on the second side */
+    double c_hi, c_lo_half; /* +-sqrt(1 - b^2) = c_hi + 2 c_lo_half, negative on the second side */
+    double y_hi, y_lo;      /* asin b, or pi/2 - asin b on the second side */
 } asin_rotation;
 
 /* t = sqrt(1 - x^2) = t_hi + 2 t_lo_half, |x| < 1, from t_hi = RN(sqrt(d_hi)) and the residual (d_hi + d_lo) - t_hi^2,
@@ -172,15 +174,16 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double t
                                                 double row_y_lo, double row_c_hi, double row_c_lo_half) {
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     asin_rotation r;
-    r.side = side;
     r.m_hi = ax > t_hi ? t_hi : ax;
     r.n_hi = ax > t_hi ? ax : t_hi;
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
-    r.minus_b = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * 0x1p-8; /* -b: the row's b = i/256 */
+    /* -b (the row's b = i/256), or b on the second side */
+    const double signed_scale = omk_double_from_bits(omk_bits64(0x1p-8) ^ (side & 0x8000000000000000ull));
+    r.n_factor = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * signed_scale;
     r.t_lo_half = t_lo_half;
     r.c_hi = row_c_hi;
     r.c_lo_half = row_c_lo_half;
-    r.t_lo_factor = omk_select(side, r.c_hi, r.minus_b); /* t_lo is m_lo on the second side, n_lo on the first */
+    r.t_lo_factor = omk_select(side, r.c_hi, r.n_factor); /* t_lo is m_lo on the second side, n_lo on the first */
     r.y_hi = row_y_hi;
     r.y_lo = row_y_lo;
     return r;
@@ -201,13 +204,11 @@ static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
 static inline double asin_rotation_u(const asin_rotation *r, double *u_lo_half) {
     const double p_hi = r->m_hi * r->c_hi, p_err = fma(r->m_hi, r->c_hi, -p_hi);
     *u_lo_half = fma(0.5, p_err, fma(r->m_hi, r->c_lo_half, r->t_lo_half * r->t_lo_factor));
-    return fma(r->n_hi, r->minus_b, p_hi);
+    return fma(r->n_hi, r->n_factor, p_hi);
 }
 
-/* The sign of the result: set on the second side (whose sums give asin m - pi/2), then that of x. */
-static inline uint64_t asin_rotation_flip(const asin_rotation *r, double x) {
-    return (r->side & 0x8000000000000000ull) ^ (omk_bits64(x) & 0x8000000000000000ull);
-}
+/* The sign of the result: x's (asin is odd; the sums give asin |x| on both sides). */
+static inline uint64_t asin_rotation_flip(double x) { return omk_bits64(x) & 0x8000000000000000ull; }
 
 /* Branch-free binary64 asin for |x| < 1 as value + tail: y_hi + u_hi summed error-free (|y_hi| > |u_hi|, or
  * y_hi = 0), the rest (below 2^-17 of the result) in binary64. In two stages, which the vector builds run as two
@@ -225,9 +226,8 @@ static inline omk_f64_result asin_f64_rows_first(double x, double t_hi, double t
 static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double t_lo_half, double row_y_hi,
                                                   double row_y_lo, double c_hi, double c_lo_half, double u_hi,
                                                   double u_lo_half) {
-    (void)t_lo_half, (void)c_hi, (void)c_lo_half;
+    (void)t_hi, (void)t_lo_half, (void)c_hi, (void)c_lo_half;
     asin_rotation r;
-    r.side = 0 - (uint64_t)(fabs(x) > t_hi);
     r.y_hi = row_y_hi;
     r.y_lo = row_y_lo;
     const double z = u_hi * u_hi;
@@ -238,7 +238,7 @@ static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double 
     const double series = fma(u_hi, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT), u_lo_half);
     const double rest = fma(z, series, fma(2.0, u_lo_half, r.y_lo) + s_err);
     const double value = s + rest;
-    const uint64_t flip = asin_rotation_flip(&r, x);
+    const uint64_t flip = asin_rotation_flip(x);
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
                                    omk_double_from_bits(omk_bits64(rest - (value - s)) ^ flip)};
     return result;
@@ -319,7 +319,7 @@ static omk_f64_result asin_f64_refine(double x) {
     sum = omk_two_sum(sum, q, &e2);
     const double rest = ((r.y_lo + u_lo) + (e1 + e2)) + ((q_err + 0.5 * z * u_lo) + series);
     const double value = sum + rest;
-    const uint64_t flip = asin_rotation_flip(&r, x);
+    const uint64_t flip = asin_rotation_flip(x);
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
                                    omk_double_from_bits(omk_bits64(rest - (value - sum)) ^ flip)};
     return result;
