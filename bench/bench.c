@@ -330,7 +330,6 @@ static double cpu_mhz(void) {
     return mhz;
 }
 
-/* Google Benchmark's "caches": type, level, size in bytes, and how many CPUs share it. */
 /* The CPUs this thread may run on, as ranges ("0", "0-1", "0,2-3"): a run pinned with taskset says so. */
 static void cpu_affinity(char *buf, size_t len) {
     cpu_set_t set;
@@ -352,6 +351,7 @@ static void cpu_affinity(char *buf, size_t len) {
     }
 }
 
+/* Google Benchmark's "caches": type, level, size in bytes, and how many CPUs share it. */
 static cJSON *caches_json(void) {
     cJSON *caches = cJSON_CreateArray();
     for (int i = 0; i < 16; i++) {

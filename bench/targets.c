@@ -220,19 +220,17 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    int rows = 0;
-    for (size_t t = 0; t < ulpb_target_count; t++)
-        for (int op = 0; op < ULPB_OP_COUNT; op++)
-            for (size_t s = 0; s < ulpb_input_set_count; s++) {
-                if (ulpb_input_sets[s].op != (ulpb_op_id)op) continue;
-                for (int i = 0; i < count; i++)
-                    if (figure_of(&ulpb_targets[t], (ulpb_op_id)op, &ulpb_input_sets[s], contexts[i], benchmarks[i],
-                                  names[i], &figures[rows][i], err, err_len)) {
-                        free(figures);
-                        return -1;
-                    }
-                rows++;
+    /* one row per target and input set (each input set is of one op): row t * ulpb_input_set_count + s */
+    const int rows = (int)(ulpb_target_count * ulpb_input_set_count);
+    for (int r = 0; r < rows; r++) {
+        const ulpb_input_set *set = &ulpb_input_sets[(size_t)r % ulpb_input_set_count];
+        for (int i = 0; i < count; i++)
+            if (figure_of(&ulpb_targets[(size_t)r / ulpb_input_set_count], set->op, set, contexts[i], benchmarks[i],
+                          names[i], &figures[r][i], err, err_len)) {
+                free(figures);
+                return -1;
             }
+    }
     for (int r = 0; r < rows; r++) {
         int measured = 0;
         double fastest_memcpy = 0;
@@ -258,59 +256,54 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
     fprintf(out, "| target | kernel | inputs | elements | needed | omk / peer | peer | met |\n"
                  "|---|---|---|---:|---:|---:|---|---|\n");
     summary->rows = rows;
-    int row = 0;
-    for (size_t t = 0; t < ulpb_target_count; t++)
-        for (int op = 0; op < ULPB_OP_COUNT; op++)
-            for (size_t s = 0; s < ulpb_input_set_count; s++) {
-                if (ulpb_input_sets[s].op != (ulpb_op_id)op) continue;
-                const ulpb_target *target = &ulpb_targets[t];
-                const run_figure *f = figures[row++];
-                char size[32], peers[160] = "", ratios[64];
-                ulpb_bench_size_label(size, sizeof size, target->size);
-                int measured = 0, met = 0, loaded = 0;
-                double lo = INFINITY, hi = 0;
-                for (int i = 0; i < count; i++) {
-                    if (!f[i].measured) continue;
-                    if (f[i].loaded) {
-                        loaded++;
-                        continue;
-                    }
-                    measured++;
-                    met += f[i].ratio >= target->factor;
-                    lo = fmin(lo, f[i].ratio);
-                    hi = fmax(hi, f[i].ratio);
-                    bool listed = false; /* the deciding peers, each once */
-                    for (int j = 0; j < i; j++)
-                        listed |= f[j].measured && !f[j].loaded && strcmp(f[j].peer, f[i].peer) == 0;
-                    if (!listed)
-                        snprintf(peers + strlen(peers), sizeof peers - strlen(peers), "%s%s", peers[0] ? ", " : "",
-                                 f[i].peer);
-                }
-                if (!measured && !options->show_unmeasured) continue;
-                fprintf(out, "| %s (", target->label);
-                if (strcmp(target->peers, "*") == 0)
-                    fprintf(out, "every peer");
-                else
-                    for (const char *p = target->peers; *p; p++) fprintf(out, *p == ',' ? ", " : "%c", *p);
-                fprintf(out, ") | %s %s | %s | %s | ≥ %.2f× | ", ulpb_ops[op].name, ulpb_dtypes[target->dtype].name,
-                        ulpb_input_sets[s].label, size, target->factor);
-                if (!measured) {
-                    fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
-                    continue;
-                }
-                lo = two_decimals_down(lo), hi = two_decimals_down(hi);
-                if (lo == hi)
-                    snprintf(ratios, sizeof ratios, "%.2f×", lo);
-                else
-                    snprintf(ratios, sizeof ratios, "%.2f–%.2f×", lo, hi);
-                const bool everyone = met == measured;
-                summary->met_everyone += everyone;
-                fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");
-                if (count > 1) fprintf(out, " (%d of %d run%s", met, measured, measured == 1 ? "" : "s");
-                if (loaded) fprintf(out, "; %d loaded left out", loaded);
-                if (count > 1) fprintf(out, ")");
-                fprintf(out, " |\n");
+    for (int r = 0; r < rows; r++) {
+        const ulpb_target *target = &ulpb_targets[(size_t)r / ulpb_input_set_count];
+        const ulpb_input_set *set = &ulpb_input_sets[(size_t)r % ulpb_input_set_count];
+        const run_figure *f = figures[r];
+        char size[32], peers[160] = "", ratios[64];
+        ulpb_bench_size_label(size, sizeof size, target->size);
+        int measured = 0, met = 0, loaded = 0;
+        double lo = INFINITY, hi = 0;
+        for (int i = 0; i < count; i++) {
+            if (!f[i].measured) continue;
+            if (f[i].loaded) {
+                loaded++;
+                continue;
             }
+            measured++;
+            met += f[i].ratio >= target->factor;
+            lo = fmin(lo, f[i].ratio);
+            hi = fmax(hi, f[i].ratio);
+            bool listed = false; /* the deciding peers, each once */
+            for (int j = 0; j < i; j++) listed |= f[j].measured && !f[j].loaded && strcmp(f[j].peer, f[i].peer) == 0;
+            if (!listed)
+                snprintf(peers + strlen(peers), sizeof peers - strlen(peers), "%s%s", peers[0] ? ", " : "", f[i].peer);
+        }
+        if (!measured && !options->show_unmeasured) continue;
+        fprintf(out, "| %s (", target->label);
+        if (strcmp(target->peers, "*") == 0)
+            fprintf(out, "every peer");
+        else
+            for (const char *p = target->peers; *p; p++) fprintf(out, *p == ',' ? ", " : "%c", *p);
+        fprintf(out, ") | %s %s | %s | %s | ≥ %.2f× | ", ulpb_ops[set->op].name, ulpb_dtypes[target->dtype].name,
+                set->label, size, target->factor);
+        if (!measured) {
+            fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
+            continue;
+        }
+        lo = two_decimals_down(lo), hi = two_decimals_down(hi);
+        if (lo == hi)
+            snprintf(ratios, sizeof ratios, "%.2f×", lo);
+        else
+            snprintf(ratios, sizeof ratios, "%.2f–%.2f×", lo, hi);
+        const bool everyone = met == measured;
+        summary->met_everyone += everyone;
+        fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");
+        if (count > 1) fprintf(out, " (%d of %d run%s", met, measured, measured == 1 ? "" : "s");
+        if (loaded) fprintf(out, "; %d loaded left out", loaded);
+        if (count > 1) fprintf(out, ")");
+        fprintf(out, " |\n");
+    }
     fprintf(out, "\n%d of %d target rows met in every run that measured them", summary->met_everyone,
             summary->measured);
     if (options->quiet_only)

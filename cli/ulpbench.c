@@ -29,7 +29,7 @@
 enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
 static const unsigned long long DEFAULT_SEED = 20261130ull;
 static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
-/* ulpbench bench: 4 Ki elements (cache-resident) and 16 Mi (memory-bound) */
+/* ulpbench bench (its default sizes: ulpb_bench_default_sizes) */
 enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 4096 };
 
 static const char *g_command;    /* argv joined, recorded in every report */
@@ -863,17 +863,18 @@ static int cmd_targets(int argc, char **argv) {
         else if (c == 'h') {
             printf("usage: ulpbench targets [--gate] [--quiet-only] BENCH.json...\n\n"
                    "Checks saved throughput results (the JSON of 'ulpbench bench --json', or a report.json of\n"
-                   "'ulpbench report'; one file per run, all from one CPU, omk build and set of libraries) against\n"
-                   "the throughput targets of accuracy/registry.def (ULPB_TARGET): for every target, op and input\n"
-                   "set, omk's throughput relative to the named peers measured in the same rounds, its lowest and\n"
-                   "highest value over the runs (rounded down to two decimals), the peer that decides, and whether\n"
-                   "it reaches the target in every run. Prints Markdown, with each run's date, CPU, command and\n"
-                   "memcpy speed (a loaded machine shows there). Rows a run did not measure (other sizes, --impl,\n"
-                   "peers this CPU cannot run) read 'not measured'. --quiet-only leaves out of each row the runs\n"
-                   "whose memcpy row of the same group ran below %g of the fastest run's (the machine was shared\n"
-                   "then). Exit status 0; with --gate, 1 when a measured row misses its target in some run; 2 for a\n"
-                   "file that is missing or not such a result, runs from different environments, one run given\n"
-                   "twice (same date and command), or no row measured at all.\n",
+                   "'ulpbench report'; one file per run, all from one CPU, compiler, build and set of libraries)\n"
+                   "against the throughput targets of accuracy/registry.def (ULPB_TARGET): for every target, op and\n"
+                   "input set, omk's throughput relative to the named peers measured in the same rounds, its lowest\n"
+                   "and highest value over the runs (rounded down to two decimals), the peer that decides, and\n"
+                   "whether it reaches the target in every run. Prints Markdown, with each run's date, CPU, CPU\n"
+                   "affinity, command and, with several runs, in how many groups its memcpy row ran slow (a loaded\n"
+                   "machine shows there). Rows a run did not measure (other sizes, --impl without every peer a\n"
+                   "target names, peers this CPU cannot run) read 'not measured'. --quiet-only leaves out of each\n"
+                   "row the runs whose memcpy row of the same group ran below %g of the fastest run's (the machine\n"
+                   "was shared then). Exit status 0; with --gate, 1 when a measured row misses its target in some\n"
+                   "run; 2 for a file that is missing or not such a result, runs from different environments, one\n"
+                   "run given twice (same date and command), or no row measured at all.\n",
                    ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else
