@@ -341,11 +341,11 @@ static double fix_difference(omk_fix a, omk_fix b) {
  * (start, about 2^-88): on sin y = |x| for |x| <= 0.7 (y <= 0.776), else on cos y' = |x| for y' = pi/2 - y <=
  * 0.796, with sin and cos by Taylor series (omk_fix_cos_sin) and each correction (f(y) - |x|)/f'(y) in binary64:
  * each step leaves about 2^-52 of the correction it applies, and the series and products cost below 2^-200
- * absolute, so the result is good to better than 2^-170 relative before its one rounding.
+ * absolute, so the result is good to better than 2^-170 relative before its one rounding (f64_rounding_margin
+ * measures it against MPFR). asin_f64_fixed_unrounded gives asin |x| / 2^*exponent before the rounding.
  * |x| < 2^-26 rounds to x: asin x = x (1 + x^2/6 + ...) with x^2/6 < 2^-54.5. */
-static double asin_f64_fixed(double x, omk_f64_result start) {
+static omk_fix asin_f64_fixed_unrounded(double x, omk_f64_result start, int *exponent) {
     const double ax = fabs(x);
-    if (ax < 0x1p-26) return x;
     const omk_fix x_fix = omk_fix_from_double(ax);
     const double y_hi = fabs(start.value), y_lo = signbit(start.value) ? -start.tail : start.tail;
     omk_fix sin_y, cos_y;
@@ -355,7 +355,8 @@ static double asin_f64_fixed(double x, omk_f64_result start) {
             omk_fix_cos_sin(y, &cos_y, &sin_y);
             y = fix_add_double(y, fix_difference(x_fix, sin_y) / omk_fix_to_double(cos_y));
         }
-        return copysign(omk_fix_to_double(y), x);
+        *exponent = 0;
+        return y;
     }
     /* y' = pi/2 - y: K_PIO2_HI - y_hi is exact (y_hi >= asin 0.7 > 1/2: both multiples of 2^-53, difference < 1) */
     omk_fix y_comp = fix_add_double(omk_fix_from_double(K_PIO2_HI - y_hi), K_PIO2_LO - y_lo);
@@ -364,8 +365,16 @@ static double asin_f64_fixed(double x, omk_f64_result start) {
         y_comp = fix_add_double(y_comp, fix_difference(cos_y, x_fix) / omk_fix_to_double(sin_y));
     }
     /* asin |x| = 2 (pi/4 - y'/2), which fits the fixed-point range [0, 1); the doubling is exact */
-    const omk_fix quarter = omk_fix_sub(omk_fix_from_words(K_FIX_PI_OVER_4), omk_fix_scale(y_comp, -1));
-    return copysign(2.0 * omk_fix_to_double(quarter), x);
+    *exponent = 1;
+    return omk_fix_sub(omk_fix_from_words(K_FIX_PI_OVER_4), omk_fix_scale(y_comp, -1));
+}
+
+static double asin_f64_fixed(double x, omk_f64_result start) {
+    if (fabs(x) < 0x1p-26) return x;
+    int exponent;
+    const omk_fix magnitude = asin_f64_fixed_unrounded(x, start, &exponent);
+    const double half_or_whole = omk_fix_to_double(magnitude);
+    return copysign(exponent ? 2.0 * half_or_whole : half_or_whole, x);
 }
 
 /* The correctly rounded binary64 asin for the lanes the fast path's rounding test rejects (and |x| >= 1, NaN):

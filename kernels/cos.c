@@ -366,18 +366,25 @@ static double cos_f64_dd(double x, double *tail) {
 /* The last phase of the correctly rounded binary64 cos, for finite x: |x| 2/pi mod 4 in 256-bit fixed point
  * (reduce_fixed, for every |x|), x = (q + f) pi/2 with |f| <= 1/2, then cos or sin of |f| pi/2 <= pi/4 by Taylor series
  * (omk_fix_cos_sin), all within about 2^-200 absolute; the smallest |cos x| of a binary64 is about 2^-61, so the result
- * is good to 2^-139 relative before its one rounding. |x| < 2^-27 rounds to 1: 1 - x^2/2 lies above 1 - 2^-55. */
-static double cos_f64_fixed(double x) {
-    const uint64_t abs_bits = omk_abs_bits64(x);
-    if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
+ * is good to 2^-139 relative before its one rounding (f64_rounding_margin measures it against MPFR). |x| < 2^-27 rounds
+ * to 1: 1 - x^2/2 lies above 1 - 2^-55. cos_f64_fixed_unrounded gives |cos x| before the rounding, for finite
+ * |x| >= 2^-27, and whether cos x is negative. */
+static omk_fix cos_f64_fixed_unrounded(uint64_t abs_bits, int *negative) {
     const fixed_reduction red = reduce_fixed(abs_bits);
     const unsigned quadrant = red.quadrant;
     const omk_fix g = fixed_times_pio2(red.f_abs); /* |f| pi/2 */
     omk_fix cos_g, sin_g;
     omk_fix_cos_sin(g, quadrant & 1 ? NULL : &cos_g, quadrant & 1 ? &sin_g : NULL);
     /* cos(q pi/2 + g): q = 0: cos g, 1: -sin g, 2: -cos g, 3: sin g, with sin g negative when f was */
-    const int negative = quadrant == 2 || (quadrant == 1 && !red.f_negative) || (quadrant == 3 && red.f_negative);
-    const double magnitude = omk_fix_to_double(quadrant & 1 ? sin_g : cos_g);
+    *negative = quadrant == 2 || (quadrant == 1 && !red.f_negative) || (quadrant == 3 && red.f_negative);
+    return quadrant & 1 ? sin_g : cos_g;
+}
+
+static double cos_f64_fixed(double x) {
+    const uint64_t abs_bits = omk_abs_bits64(x);
+    if (abs_bits < 0x3e40000000000000ull) return 1.0; /* 2^-27 */
+    int negative;
+    const double magnitude = omk_fix_to_double(cos_f64_fixed_unrounded(abs_bits, &negative));
     return negative ? -magnitude : magnitude;
 }
 

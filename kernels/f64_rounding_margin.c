@@ -1,6 +1,7 @@
 /* Measurement behind the binary64 rounding tests (OMK_ARRAY_LOOP_F64): how accurate the value + tail
  * results of the vectorized fast paths (cos_f64_fast, cos_f64_huge, asin_f64_fast), of the middle phases
- * (cos_f64_refine, asin_f64_refine) and of the general double-double paths (cos_f64_dd, asin_f64_dd) are, and what
+ * (cos_f64_refine, asin_f64_refine), of the general double-double paths (cos_f64_dd, asin_f64_dd) and of the
+ * fixed-point last phases before their rounding (cos_f64_fixed, asin_f64_fixed) are, and what
  * share of inputs a rounding test with relative error bound eps would send to an accurate phase (the inputs whose
  * exact result lies within eps of a binary64 rounding midpoint). MPFR at 300 bits is the truth.
  *   cmake --build build --target f64_rounding_margin && ./build/f64_rounding_margin [samples]
@@ -74,8 +75,18 @@ static double sample_input(spread how, double lo_x, double hi_x, double u, doubl
     }
     return lo_x + (hi_x - lo_x) * u;
 }
-static void run(const char *name, path p, double lo_x, double hi_x, spread how, long samples) {
+/* The samples from a spread, or the inputs listed (listed_count > 0). */
+static double input_at(long i, spread how, double lo_x, double hi_x, const double *listed, long listed_count) {
+    const uint64_t bits = splitmix64(20261130u + (uint64_t)i);
+    const double u = (double)(bits >> 11) * 0x1p-53;
+    const double u2 = (double)(splitmix64(bits) >> 11) * 0x1p-53;
+    return listed_count ? listed[i] : sample_input(how, lo_x, hi_x, u, u2);
+}
+
+static void run_listed(const char *name, path p, double lo_x, double hi_x, spread how, long samples,
+                       const double *listed, long listed_count) {
     const int is_asin = p == ASIN_FAST || p == ASIN_REFINE || p == ASIN_DD;
+    const long count = listed_count ? listed_count : samples;
     double worst = 0.0;
     long within[EPS_COUNT] = {0};
 #pragma omp parallel
@@ -85,11 +96,8 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
         double my_worst = 0.0;
         long my_within[EPS_COUNT] = {0};
 #pragma omp for schedule(static)
-        for (long i = 0; i < samples; i++) {
-            const uint64_t bits = splitmix64(20261130u + (uint64_t)i);
-            const double u = (double)(bits >> 11) * 0x1p-53;
-            const double u2 = (double)(splitmix64(bits) >> 11) * 0x1p-53;
-            const double in = sample_input(how, lo_x, hi_x, u, u2);
+        for (long i = 0; i < count; i++) {
+            const double in = input_at(i, how, lo_x, hi_x, listed, listed_count);
             double tail;
             const double result = evaluate(p, in, &tail);
             mpfr_set_d(x, in, MPFR_RNDN);
@@ -109,11 +117,67 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
         }
         mpfr_clears(x, exact, tmp, (mpfr_ptr)0);
     }
-    printf("%s, %ld samples: value + tail within 2^%.2f relative; within eps of a midpoint:", name, samples,
-           log2(worst));
+    printf("%s, %ld %s: value + tail within 2^%.2f relative; within eps of a midpoint:", name, count,
+           listed_count ? (count == 1 ? "input" : "inputs") : "samples", log2(worst));
     for (int k = 0; k < EPS_COUNT; k++)
-        printf(" 2^-%d %.4f%%%s", EPS_FIRST + EPS_STEP * k, 100.0 * (double)within[k] / (double)samples,
+        printf(" 2^-%d %.4f%%%s", EPS_FIRST + EPS_STEP * k, 100.0 * (double)within[k] / (double)count,
                k + 1 < EPS_COUNT ? "," : "\n");
+}
+
+static void run(const char *name, path p, double lo_x, double hi_x, spread how, long samples) {
+    run_listed(name, p, lo_x, hi_x, how, samples, NULL, 0);
+}
+
+/* The last phases (cos_f64_fixed, asin_f64_fixed) before their one rounding, against MPFR at 400 bits: the largest
+ * relative error of the 256-bit fixed-point result and the input that gave it, over samples from a spread (count > 0)
+ * or over the inputs listed (count = 0). */
+static void fix_to_mpfr(mpfr_ptr out, omk_fix v, int exponent, mpfr_ptr word) {
+    mpfr_set_ui(out, 0, MPFR_RNDN);
+    for (int k = 0; k < 4; k++) {
+        mpfr_set_ui_2exp(word, (unsigned long)v.w[k], -64 * (k + 1) + exponent, MPFR_RNDN); /* exact: 64 bits */
+        mpfr_add(out, out, word, MPFR_RNDN);                                                /* exact: 400 bits */
+    }
+}
+
+static void run_fixed(const char *name, int is_asin, double lo_x, double hi_x, spread how, long samples,
+                      const double *listed, long listed_count) {
+    const long count = listed_count ? listed_count : samples;
+    double worst = 0.0, worst_input = 0.0;
+#pragma omp parallel
+    {
+        mpfr_t x, exact, value, word;
+        mpfr_inits2(400, x, exact, value, word, (mpfr_ptr)0);
+        double my_worst = 0.0, my_input = 0.0;
+#pragma omp for schedule(dynamic, 64)
+        for (long i = 0; i < count; i++) {
+            const double in = fabs(input_at(i, how, lo_x, hi_x, listed, listed_count));
+            int exponent = 0, negative = 0;
+            const omk_fix v = is_asin ? asin_f64_fixed_unrounded(in, asin_f64_refine(in), &exponent)
+                                      : cos_f64_fixed_unrounded(omk_bits64(in), &negative);
+            fix_to_mpfr(value, v, exponent, word);
+            if (negative) mpfr_neg(value, value, MPFR_RNDN);
+            mpfr_set_d(x, in, MPFR_RNDN);
+            if (is_asin)
+                mpfr_asin(exact, x, MPFR_RNDN);
+            else
+                mpfr_cos(exact, x, MPFR_RNDN);
+            mpfr_sub(value, value, exact, MPFR_RNDN);
+            mpfr_div(value, value, exact, MPFR_RNDN);
+            const double rel_err = fabs(mpfr_get_d(value, MPFR_RNDN));
+            if (rel_err > my_worst || (rel_err == my_worst && in > my_input)) {
+                my_worst = rel_err;
+                my_input = in;
+            }
+        }
+#pragma omp critical
+        if (my_worst > worst || (my_worst == worst && my_input > worst_input)) {
+            worst = my_worst;
+            worst_input = my_input;
+        }
+        mpfr_clears(x, exact, value, word, (mpfr_ptr)0);
+    }
+    printf("%s, %ld inputs: within 2^%.2f relative before rounding (largest at %a)\n", name, count, log2(worst),
+           worst_input);
 }
 
 static double asin_fixed_alone(double x) { return asin_f64_fixed(x, asin_f64_refine(x)); }
@@ -147,6 +211,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     time_accurate();
+    /* the double closest to a multiple of pi/2 (6381956970095103 2^797, |cos x| about 2^-61), and those nearest pi/2,
+     * pi and 3 pi/2 */
+    static const double near_multiples_of_pio2[] = {0x1.6ac5b262ca1ffp+849, 0x1.921fb54442d18p+0, 0x1.921fb54442d18p+1,
+                                                    0x1.2d97c7f3321d2p+2};
     const double pi = 3.141592653589793;
     run("cos fast path [-pi, pi]", COS_FAST, -pi, pi, UNIFORM, samples);
     run("cos fast path [-1e4, 1e4]", COS_FAST, -1e4, 1e4, UNIFORM, samples);
@@ -156,6 +224,8 @@ int main(int argc, char **argv) {
     run("cos huge path [2^20, 2^1023], log-uniform", COS_HUGE, 0x1p20, 0x1p1023, LOG_UNIFORM, samples);
     run("cos huge path near (k + 1/2) pi < 2^40", COS_HUGE, 0, 0x1p40, NEAR_ZERO, samples);
     run("cos huge path at the cell edges next to the zeros < 2^40", COS_HUGE, 0x1p20, 0x1p40, CELL_EDGE, samples);
+    run_listed("cos huge path at the double closest to a multiple of pi/2", COS_HUGE, 0, 0, UNIFORM, 0,
+               near_multiples_of_pio2, 1);
     run("cos middle phase (cos_f64_refine) [2^-27, 2^20], log-uniform", COS_REFINE, 0x1p-27, 0x1p20, LOG_UNIFORM,
         samples);
     run("cos middle phase at the cell edges next to the zeros < 2^20", COS_REFINE, 0, 0x1p20, CELL_EDGE, samples);
@@ -170,5 +240,18 @@ int main(int argc, char **argv) {
     run("asin middle phase [2^-30, 2^-6], log-uniform", ASIN_REFINE, 0x1p-30, 0x1p-6, LOG_UNIFORM, samples);
     run("asin middle phase [0.69, 0.72]", ASIN_REFINE, 0.69, 0.72, UNIFORM, samples);
     run("asin middle phase 1 - [2^-53, 2^-6], log-uniform", ASIN_REFINE, 0x1p-53, 0x1p-6, NEAR_ONE, samples);
+    const long fixed_samples = samples / 10 > 0 ? samples / 10 : 1;
+    run_fixed("cos fixed-point phase [-1e4, 1e4]", 0, -1e4, 1e4, UNIFORM, fixed_samples, NULL, 0);
+    run_fixed("cos fixed-point phase [2^-27, 2^1023], log-uniform", 0, 0x1p-27, 0x1p1023, LOG_UNIFORM, fixed_samples,
+              NULL, 0);
+    run_fixed("cos fixed-point phase near (k + 1/2) pi < 2^20", 0, 0, 0x1p20, NEAR_ZERO, fixed_samples, NULL, 0);
+    run_fixed("cos fixed-point phase at the doubles closest to multiples of pi/2", 0, 0, 0, UNIFORM, 0,
+              near_multiples_of_pio2, sizeof near_multiples_of_pio2 / sizeof near_multiples_of_pio2[0]);
+    run_fixed("asin fixed-point phase [2^-26, 1)", 1, 0x1p-26, 1.0, UNIFORM, fixed_samples, NULL, 0);
+    run_fixed("asin fixed-point phase [2^-26, 2^-6], log-uniform", 1, 0x1p-26, 0x1p-6, LOG_UNIFORM, fixed_samples,
+              NULL, 0);
+    run_fixed("asin fixed-point phase 1 - [2^-53, 2^-6], log-uniform", 1, 0x1p-53, 0x1p-6, NEAR_ONE, fixed_samples,
+              NULL, 0);
+    run_fixed("asin fixed-point phase [0.69, 0.72]", 1, 0.69, 0.72, UNIFORM, fixed_samples, NULL, 0);
     return 0;
 }
