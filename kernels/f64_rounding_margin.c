@@ -248,8 +248,8 @@ int main(int argc, char **argv) {
     run_fixed("cos fixed-point phase at the doubles closest to multiples of pi/2", 0, 0, 0, UNIFORM, 0,
               near_multiples_of_pio2, sizeof near_multiples_of_pio2 / sizeof near_multiples_of_pio2[0]);
     run_fixed("asin fixed-point phase [2^-26, 1)", 1, 0x1p-26, 1.0, UNIFORM, fixed_samples, NULL, 0);
-    run_fixed("asin fixed-point phase [2^-26, 2^-6], log-uniform", 1, 0x1p-26, 0x1p-6, LOG_UNIFORM, fixed_samples,
-              NULL, 0);
+    run_fixed("asin fixed-point phase [2^-26, 2^-6], log-uniform", 1, 0x1p-26, 0x1p-6, LOG_UNIFORM, fixed_samples, NULL,
+              0);
     run_fixed("asin fixed-point phase 1 - [2^-53, 2^-6], log-uniform", 1, 0x1p-53, 0x1p-6, NEAR_ONE, fixed_samples,
               NULL, 0);
     run_fixed("asin fixed-point phase [0.69, 0.72]", 1, 0.69, 0.72, UNIFORM, fixed_samples, NULL, 0);
