@@ -226,11 +226,17 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         snprintf(err, len, "written by ulpbench %s, this is %s", version ? version : "?", ULPB_VERSION);
         return -1;
     }
+    const cJSON *schema_version = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+    if (!cJSON_IsNumber(schema_version) || schema_version->valuedouble != ULPB_SCHEMA_VERSION) {
+        snprintf(err, len, "schema_version is not %d", ULPB_SCHEMA_VERSION);
+        return -1;
+    }
     const char *op = ulpb_json_get_string(doc, "op"), *dtype = ulpb_json_get_string(doc, "dtype"),
                *impl = ulpb_json_get_string(doc, "impl");
     const char *reference = ulpb_json_get_string(doc, "reference");
     const int op_id = op ? ulpb_op_find(op) : -1;
-    if (op_id < 0 || !dtype || strcmp(dtype, "f32") != 0 || !impl || !reference) {
+    if (op_id < 0 || !dtype || strcmp(dtype, "f32") != 0 || !impl || !reference ||
+        (strcmp(reference, "mpfr") != 0 && strcmp(reference, "fast") != 0)) {
         snprintf(err, len, "missing or unknown op, dtype, impl or reference");
         return -1;
     }
@@ -240,14 +246,15 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         return -1;
     }
     st->spec.mpfr_reference = strcmp(reference, "mpfr") == 0;
-    double index, count, chunk_inputs, v;
+    double index, count, chunk_inputs;
     const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");
     if (ulpb_json_get_number(shard, "index", &index, err, len) ||
         ulpb_json_get_number(shard, "count", &count, err, len) ||
         ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
         ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
         return -1;
-    if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count) {
+    if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
+        index != floor(index) || count != floor(count)) {
         snprintf(err, len, "bad shard %g/%g or chunk size %g", index, count, chunk_inputs);
         return -1;
     }
@@ -285,18 +292,35 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
                  (unsigned long long)done_chunks * CHUNK_INPUTS);
         return -1;
     }
-    if (ulpb_json_get_number(result, "reference_fallbacks", &v, err, len)) return -1;
-    st->reference_fallbacks = (uint64_t)v;
+    if (!(st->seconds >= 0 && st->seconds < INFINITY)) {
+        snprintf(err, len, "\"seconds\" is %g, not a duration", st->seconds);
+        return -1;
+    }
+    if (ulpb_json_get_count(result, "reference_fallbacks", &st->reference_fallbacks, err, len)) return -1;
+    if (st->reference_fallbacks > st->stats.inputs) {
+        snprintf(err, len, "more \"reference_fallbacks\" than inputs");
+        return -1;
+    }
+    /* the smallest misrounded inputs, ascending, as many as the count or the list's limit allows, all covered */
     const cJSON *item;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, "misrounded_inputs")) {
         char *end;
         const char *text = cJSON_IsString(item) ? item->valuestring : "";
         const unsigned long long bits = strtoull(text, &end, 16);
-        if (!*text || *end || bits > 0xffffffffull || st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX) {
-            snprintf(err, len, "malformed \"misrounded_inputs\"");
+        if (!*text || *end || bits > 0xffffffffull || st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX ||
+            (st->misrounded_listed && bits <= st->misrounded[st->misrounded_listed - 1]) ||
+            !st->done[bits >> ULPB_CHUNK_BITS]) {
+            snprintf(err, len, "malformed \"misrounded_inputs\" (not ascending, or outside \"covered\")");
             return -1;
         }
         st->misrounded[st->misrounded_listed++] = (uint32_t)bits;
+    }
+    const uint64_t expected_listed =
+        st->stats.misrounded < ULPB_MISROUNDED_LIST_MAX ? st->stats.misrounded : ULPB_MISROUNDED_LIST_MAX;
+    if (st->misrounded_listed != expected_listed) {
+        snprintf(err, len, "\"misrounded_inputs\" lists %llu inputs for %llu misrounded",
+                 (unsigned long long)st->misrounded_listed, (unsigned long long)st->stats.misrounded);
+        return -1;
     }
     const cJSON *sums = cJSON_GetObjectItemCaseSensitive(state, "chunk_ulp_sums");
     for (int c = 0; c < ULPB_CHUNKS; c++) {

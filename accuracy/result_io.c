@@ -174,8 +174,7 @@ cJSON *ulpb_stats_state_json(const ulpb_stats *s) {
     return state;
 }
 
-/* A count as the outputs record it: an integer in 0..2^53 (exact in binary64). */
-static int get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t len) {
+int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t len) {
     double v;
     if (ulpb_json_get_number(o, key, &v, err, len)) return -1;
     if (!(v >= 0 && v <= 0x1p53 && v == floor(v))) {
@@ -191,7 +190,7 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     static const char *const names[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
     uint64_t *const fields[] = {&s->inputs, &s->correctly_rounded, &s->misrounded, &s->special_mismatches};
     for (int i = 0; i < 4; i++)
-        if (get_count(counters, names[i], fields[i], err, len)) return -1;
+        if (ulpb_json_get_count(counters, names[i], fields[i], err, len)) return -1;
     /* every input is counted once, as one of the three outcomes (ulpb_stats_record); the counts are below 2^53 */
     if (s->correctly_rounded + s->misrounded + s->special_mismatches != s->inputs) {
         snprintf(err, len, "\"correctly_rounded\" + \"misrounded\" + \"special_mismatches\" is not \"inputs\"");
@@ -200,10 +199,10 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(counters, "histogram");
     uint64_t histogram_total = 0;
     for (int b = 0; b < ULPB_HIST_BINS; b++) {
-        if (get_count(hist, ulpb_hist_labels[b], &s->histogram[b], err, len)) return -1;
+        if (ulpb_json_get_count(hist, ulpb_hist_labels[b], &s->histogram[b], err, len)) return -1;
         histogram_total += s->histogram[b];
     }
-    if (get_count(state, "ulp_count", &s->ulp_count, err, len) ||
+    if (ulpb_json_get_count(state, "ulp_count", &s->ulp_count, err, len) ||
         ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
         return -1;
     /* the ULP statistics cover the finite results that are not special mismatches, each in one histogram bin */
@@ -387,9 +386,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s: result %d names no registry entry", names[0], r);
             goto done;
         }
+        /* sharded runs are sampled (f32, f64): every shard carries the same samplers, whose sums are its counters */
         const cJSON *samplers0 = cJSON_GetObjectItemCaseSensitive(id, "samplers");
-        results[r].sampler_count = cJSON_GetArraySize(samplers0);
-        if (results[r].sampler_count > ULPB_MAX_SAMPLERS) results[r].sampler_count = ULPB_MAX_SAMPLERS;
+        results[r].sampler_count = cJSON_IsArray(samplers0) ? cJSON_GetArraySize(samplers0) : 0;
+        if (results[r].sampler_count < 1 || results[r].sampler_count > ULPB_MAX_SAMPLERS) {
+            snprintf(err, len, "%s: result %d holds no per-sampler results", names[0], r);
+            goto done;
+        }
         for (int k = 0; k < (int)shard_count; k++) {
             const cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results"), r);
             if (!res || !same_string(res, id, "op") || !same_string(res, id, "dtype") ||
@@ -411,8 +414,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             if (!ulpb_json_get_number(res, "seconds", &seconds, err, len)) results[r].seconds += seconds;
             if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len))
                 results[r].reference_seconds += seconds;
+            const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(res, "samplers");
+            if (!cJSON_IsArray(samplers) || cJSON_GetArraySize(samplers) != results[r].sampler_count) {
+                snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);
+                goto done;
+            }
             for (int s = 0; s < results[r].sampler_count; s++) {
-                const cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "samplers"), s);
+                const cJSON *sampler = cJSON_GetArrayItem(samplers, s);
                 if (!same_string(sampler, cJSON_GetArrayItem(samplers0, s), "name")) {
                     snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);
                     goto done;
@@ -434,7 +442,7 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                          samplers_sum.ulp_count == shard_total.ulp_count;
             for (int b = 0; b < ULPB_HIST_BINS; b++)
                 agree = agree && samplers_sum.histogram[b] == shard_total.histogram[b];
-            if (results[r].sampler_count > 0 && !agree) {
+            if (!agree) {
                 snprintf(err, len, "%s: result %d: its counters are not the sums of its samplers'", names[order[k]], r);
                 goto done;
             }
@@ -447,7 +455,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
     }
     uint64_t samples_count, seed_value;
-    if (get_count(docs[0], "samples", &samples_count, err, len) || get_count(docs[0], "seed", &seed_value, err, len))
+    if (ulpb_json_get_count(docs[0], "samples", &samples_count, err, len) ||
+        ulpb_json_get_count(docs[0], "seed", &seed_value, err, len))
         goto done;
     {
         const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),

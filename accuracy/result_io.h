@@ -40,6 +40,8 @@ void ulpb_json_add_hex_double(cJSON *o, const char *key, double v);
 const char *ulpb_json_get_string(const cJSON *o, const char *key);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
+/* A count as the outputs record it: an integer in 0..2^53 (exact in binary64); -1 with err set otherwise. */
+int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t err_len);
 
 /* Combines the documents of `ulpbench accuracy --shard K/N` (sampled runs) into one; NULL with a
  * message when they differ in version, seed, samples, reference, ops, dtypes or implementations,

@@ -32,7 +32,9 @@ static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
 /* ulpbench bench (its default sizes: ulpb_bench_default_sizes) */
 enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 4096 };
 
-static const char *g_command;    /* argv joined, recorded in every report */
+static const char *g_command; /* argv joined, recorded in every report */
+static int g_argc;
+static char **g_argv;
 static const char *g_executable; /* argv[0] */
 
 static int fail(const char *sub, const char *fmt, ...) {
@@ -123,6 +125,18 @@ static char *join_command(int argc, char **argv) {
     }
     *p = 0;
     return s;
+}
+
+/* The command line without count words of the process's argv from index first on (count 0: all of it). */
+static char *command_without_words(int first, int count) {
+    char **kept = calloc((size_t)g_argc + 1, sizeof *kept);
+    if (!kept) return NULL;
+    int n = 0;
+    for (int i = 0; i < g_argc; i++)
+        if (i < first || i >= first + count) kept[n++] = g_argv[i];
+    char *command = join_command(n, kept);
+    free(kept);
+    return command;
 }
 
 /* Decimal digits only: strtoull alone would accept leading blanks and a sign ("-1" wraps to 2^64 - 1). */
@@ -230,6 +244,7 @@ typedef struct {
     int shard_index, shard_count;
     const char *resume_path;
     unsigned long long max_chunks;
+    int max_chunks_word, max_chunks_words; /* where --max-chunks stands in the subcommand's argv, and its words */
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
@@ -269,7 +284,11 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
                 const char *impl = o->impl_count ? o->impls[k] : NULL;
                 const ulpb_entry *named = impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)d) : NULL;
                 if (impl && !named) continue;
-                if (named && named->role != ULPB_ROLE_BASELINE && !ulpb_entry_available(named)) {
+                if (named && named->role == ULPB_ROLE_BASELINE) { /* so --impl serves report's bench and accuracy */
+                    snprintf(skipped, sizeof skipped, "'%s', a throughput baseline with no accuracy", named->impl);
+                    continue;
+                }
+                if (named && !ulpb_entry_available(named)) {
                     /* as for every implementation when none is named: rows the CPU cannot run are left out */
                     snprintf(skipped, sizeof skipped, "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)",
                              named->impl, ulpb_ops[op].name, ulpb_dtypes[d].name, ulpb_isa_name(named->isa));
@@ -520,6 +539,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             }
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
+            if (c == OPT_MAX_CHUNKS) { /* "--max-chunks N" or "--max-chunks=N" (getopt takes abbreviations too) */
+                o->max_chunks_words = optarg == argv[optind - 1] ? 2 : 1;
+                o->max_chunks_word = optind - o->max_chunks_words;
+            }
             break;
         case 'h':
             return -1;
@@ -619,6 +642,8 @@ static cJSON *combined_environment(const cJSON *const *envs, int count) {
 
 static int run_exhaustive(const accuracy_options *o) {
     const char *sub = "accuracy";
+    if (o->impl_count > 1 || (o->impl_text && o->impl_count == 0)) /* several names, or "all" */
+        return fail(sub, "--exhaustive takes one --impl, got '%s'", o->impl_text);
     ulpb_exhaustive_state *st = calloc(1, sizeof *st);
     int status = 0;
     const char *json_path = o->json_path;
@@ -659,7 +684,7 @@ static int run_exhaustive(const accuracy_options *o) {
         /* what the file says wins; a flag that contradicts it is an error */
         const ulpb_exhaustive_spec *s = &st->spec;
         if ((o->op_mask && o->op_mask != (1u << s->entry->op)) ||
-            (o->impl_count && (o->impl_count > 1 || strcmp(o->impls[0], s->entry->impl) != 0)) ||
+            (o->impl_count && strcmp(o->impls[0], s->entry->impl) != 0) ||
             (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
             (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
             free(st);
@@ -679,10 +704,6 @@ static int run_exhaustive(const accuracy_options *o) {
         if (op < 0) {
             free(st);
             return fail(sub, "--exhaustive needs one --op (cos or asin)");
-        }
-        if (o->impl_count > 1) {
-            free(st);
-            return fail(sub, "--exhaustive takes one --impl, got '%s'", o->impl_text);
         }
         const char *impl = o->impl_count ? o->impls[0] : "omk";
         const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, ULPB_DTYPE_f32);
@@ -727,7 +748,10 @@ static int run_exhaustive(const accuracy_options *o) {
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
-    command_line(f, started_by ? started_by : g_command);
+    /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
+    char *whole_command = command_without_words(1 + o->max_chunks_word, o->max_chunks_words);
+    const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
+    command_line(f, result_command);
     if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
             st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
@@ -743,7 +767,7 @@ static int run_exhaustive(const accuracy_options *o) {
         fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
     }
     fclose(f);
-    cJSON *doc = ulpb_exhaustive_json(st, started_by ? started_by : g_command);
+    cJSON *doc = ulpb_exhaustive_json(st, result_command);
     if (started_by) cJSON_AddStringToObject(doc, "resumed_with", g_command);
     if (started_env) cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(envs, 2));
     status = write_outputs(sub, json_path, o->markdown_path, doc, md);
@@ -753,6 +777,7 @@ static int run_exhaustive(const accuracy_options *o) {
         status = EXIT_INCOMPLETE;
     }
     cJSON_Delete(doc);
+    free(whole_command);
     free(md);
     free(r);
     free(st);
@@ -802,6 +827,8 @@ static int cmd_merge(int argc, char **argv) {
     const cJSON **envs = calloc((size_t)count, sizeof *envs);
     if (!envs && status == 0) status = fail("merge", "out of memory");
     for (int i = 0; i < count && envs; i++) envs[i] = cJSON_GetObjectItem(docs[i], "environment");
+    for (int i = 0; i < count && envs && status == 0; i++)
+        if (!cJSON_IsObject(envs[i])) status = fail("merge", "%s has no \"environment\"", names[i]);
     for (int i = 0; i < count && status == 0; i++) { /* from 0: a first file without them is refused too */
         const char *a, *b, *what = environment_difference(envs[0], envs[i], &a, &b);
         if (what)
@@ -975,7 +1002,8 @@ static int cmd_accuracy(int argc, char **argv) {
             "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
             "uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero), seed S\n"
             "(default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
-            "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped.\n"
+            "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped, with a notice\n"
+            "when --impl names them; nothing left to run is an error.\n"
             "--reference fast (f32/f64): long double (f64) or binary64 (f32) glibc values with a rounding test\n"
             "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
             "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
@@ -1058,8 +1086,8 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
     for (const char *p = text;; p++) {
         char *end;
         errno = 0;
-        const unsigned long long v = strtoull(p, &end, 10);
-        if (errno || end == p || *p == '-' || v < 1 || v > ULPB_BENCH_MAX_SIZE || (*end && *end != ',') ||
+        const unsigned long long v = strtoull(p, &end, 10); /* digits only: strtoull takes blanks and signs too */
+        if (errno || !isdigit((unsigned char)*p) || v < 1 || v > ULPB_BENCH_MAX_SIZE || (*end && *end != ',') ||
             spec->size_count == ULPB_BENCH_MAX_SIZES)
             return -1;
         spec->sizes[spec->size_count++] = (size_t)v;
@@ -1562,6 +1590,8 @@ int main(int argc, char **argv) {
     ulpb_limit_omk_to_available_isas();
     char *command = join_command(argc, argv);
     g_command = command;
+    g_argc = argc;
+    g_argv = argv;
     g_executable = argv[0];
     int status;
     /* getopt sees the subcommand as argv[0] */

@@ -376,6 +376,22 @@ static void sampled_shards_merge(void **state) {
         save_json(edited_doc, "s2bad.json");
         expect_merge_refused(bad_state[i].key, bad_state[i].value);
     }
+    /* a shard without its samplers: merged, the result would lose every shard's per-sampler rows */
+    for (int edit = 0; edit < 2; edit++) {
+        cJSON *edited_doc = load_json("s2.json");
+        cJSON *result = cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0);
+        if (edit == 0)
+            cJSON_DeleteItemFromObject(result, "samplers");
+        else
+            cJSON_DeleteItemFromArray(cJSON_GetObjectItem(result, "samplers"), 0);
+        save_json(edited_doc, "s2bad.json");
+        expect_merge_refused("samplers differ", "samplers missing");
+    }
+    /* a shard without an environment is named as such, not as one from another environment */
+    cJSON *no_env = load_json("s2.json");
+    cJSON_DeleteItemFromObject(no_env, "environment");
+    save_json(no_env, "s2bad.json");
+    expect_merge_refused("s2bad.json has no \"environment\"", "no environment");
     /* counters that contradict each other: outcomes that are not the inputs, a histogram that is not the finite
      * results, a result that is not the sum of its samplers (each sampler consistent on its own) */
     for (int edit = 0; edit < 3; edit++) {
@@ -473,7 +489,9 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_int_equal(run("accuracy --resume $D/ex.json --quiet --markdown $D/ex.md"), 0);
     cJSON *doc = load_json("ex.json");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
-    assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 0/2048 --max-chunks 1"));
+    /* the recorded command gives the result in one go: --max-chunks, which stopped the first run, is left out */
+    assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 0/2048 --quiet --json"));
+    assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
     assert_non_null(strstr(string_of(doc, "resumed_with"), "--resume"));
     cJSON_Delete(doc);
     char *md = slurp(path("ex.md"));
@@ -483,10 +501,31 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 6; edit++) {
+    for (int edit = 0; edit < 12; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
-        if (edit == 4) { /* started by another omk build: the resumed result would mix two */
+        cJSON *result = cJSON_GetObjectItem(doc, "result");
+        if (edit == 6) { /* a misrounded input listed that the counters do not count, or outside the chunks run */
+            cJSON_ReplaceItemInObject(result, "misrounded_inputs",
+                                      cJSON_CreateStringArray((const char *[]){"0x00200001"}, 1));
+            needle = "lists 1 inputs for 0 misrounded";
+        } else if (edit == 7) {
+            cJSON_ReplaceItemInObject(result, "misrounded_inputs",
+                                      cJSON_CreateStringArray((const char *[]){"0xdeadbeef"}, 1));
+            needle = "outside \"covered\"";
+        } else if (edit == 8) { /* a negative count would wrap around to 2^64 - 7 */
+            cJSON_SetNumberValue(cJSON_GetObjectItem(result, "reference_fallbacks"), -7);
+            needle = "\"reference_fallbacks\" is -7, not a count";
+        } else if (edit == 9) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(doc, "schema_version"), 99);
+            needle = "schema_version is not 1";
+        } else if (edit == 10) {
+            cJSON_ReplaceItemInObject(doc, "reference", cJSON_CreateString("x"));
+            needle = "reference";
+        } else if (edit == 11) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "shard"), "index"), 1.5);
+            needle = "bad shard 1.5/2048";
+        } else if (edit == 4) { /* started by another omk build: the resumed result would mix two */
             needle = "another environment (omk_isa: 'other-isa'";
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "omk_isa",
                                       cJSON_CreateString("other-isa"));
@@ -523,6 +562,25 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
     assert_non_null(strstr(string_of(cJSON_GetObjectItem(doc, "environment"), "cpu"), "Other CPU; "));
     cJSON_Delete(doc);
+}
+
+/* A baseline named beside implementations is skipped with a notice, so that one --impl list serves report's accuracy
+ * and throughput tables; named alone it leaves nothing to run. */
+static void named_baseline_is_skipped(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op asin --dtype bf16 --impl omk,memcpy --quiet --json $D/skip.json"), 0);
+    char *err = slurp(path("err.txt"));
+    if (!one_line_with(err, "skipped 'memcpy', a throughput baseline")) fail_msg("stderr '%s'", err);
+    free(err);
+    cJSON *doc = load_json("skip.json");
+    const cJSON *results = cJSON_GetObjectItem(doc, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 1);
+    assert_string_equal(string_of(cJSON_GetArrayItem(results, 0), "impl"), "omk");
+    cJSON_Delete(doc);
+    assert_int_equal(run("accuracy --op asin --dtype bf16 --impl memcpy --quiet"), 2);
+    err = slurp(path("err.txt"));
+    if (!one_line_with(err, "nothing to run: 'memcpy', a throughput baseline")) fail_msg("stderr '%s'", err);
+    free(err);
 }
 
 /* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
@@ -622,6 +680,10 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --sizes 0", "--sizes"},
         {"bench --sizes 4096,x", "--sizes"},
         {"bench --sizes ''", "--sizes"},
+        /* digits only, as for every other integer option: strtoull would take blanks and signs */
+        {"bench --sizes ' 64'", "--sizes"},
+        {"bench --sizes +64", "--sizes"},
+        {"bench --sizes '64, 128'", "--sizes"},
         {"bench --rounds 0", "--rounds"},
         {"bench --impl nosuch", "'nosuch'"},
         {"bench --impl omk,nosuch", "'nosuch'"},
@@ -692,6 +754,7 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --exhaustive --impl memcpy --max-chunks 1", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --samples 10 --impl memcpy", "throughput baseline"},
         {"accuracy --op cos --dtype f32 --exhaustive --impl omk,glibc", "--exhaustive takes one --impl"},
+        {"accuracy --op cos --dtype f32 --exhaustive --impl all", "--exhaustive takes one --impl, got 'all'"},
         /* a run stopped to be resumed must save its state: without --json, exit 3 would promise a resumable file */
         {"accuracy --op cos --dtype f32 --exhaustive --shard 3/4096 --max-chunks 1 --quiet", "it needs --json FILE"},
         {"accuracy --op cos --dtype f32 --impl omk,,glibc", "without empty ones"},
@@ -1147,6 +1210,7 @@ int main(void) {
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
+        cmocka_unit_test(named_baseline_is_skipped),
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),
         cmocka_unit_test(bench_custom_range),
