@@ -761,6 +761,9 @@ static void usage_errors_are_one_line(void **state) {
         {"report --no-bench --impl omk,bogus", "unknown implementation 'bogus'"},
         /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
         {"accuracy --op cos --dtype f16 --reference fast", "--reference fast is for f32 and f64"},
+        /* likewise a sample count or seed: the run would not be the one its command describes */
+        {"accuracy --op cos --dtype f16 --samples 10", "--samples and --seed are for f32 and f64"},
+        {"accuracy --op asin --dtype bf16 --seed 3", "--samples and --seed are for f32 and f64"},
         /* strtod skips leading blanks; the other numeric options refuse them */
         {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a finite non-negative number"},
         {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a finite non-negative number"},
