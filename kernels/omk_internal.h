@@ -174,6 +174,14 @@ typedef struct {
     double value, tail;
 } omk_f64_result;
 
+/* The main pass's value + tail for lane i of OMK_ARRAY_LOOP_F64, from the arrays of the passes before it (by value: an
+ * address-taken local would become a stack array). */
+#define OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast)                                                    \
+    (OMK_READ_ROWS_APART                                                                                               \
+         ? ((split) ? rows_second(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i], prep0[i], prep1[i])      \
+                    : fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]))                           \
+         : fast(in[i]))
+
 /* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
  * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2, rows[j][0..3]) with j = row_of(x, &aux, &aux2),
  * computed in three passes in the vector builds (OMK_READ_ROWS_APART): the indices (and two values carried over), the
@@ -187,12 +195,14 @@ typedef struct {
  * 0 is the same with the narrower spacing. This assumes normal results with a normal or zero tail (cos never has
  * others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share
  * of about d of the lanes. Lanes that fail it, and those from huge_end_bits on (NaN, inf), are redone by accurate(x);
- * factor 0 turns the test off. The first pass stores fma(tail, factor, y) beside y, and a separate loop compares the
- * two (a NaN never equals itself, so NaN lanes fail): cheaper in the first pass than a per-lane flag (4% for asin), and
- * as a reduction of the first pass GCC kept the accumulator in a stack slot, loaded and stored every iteration. A
- * second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected lanes
- * itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast
- * path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
+ * factor 0 turns the test off. The main pass ORs the test's outcome over the block (a NaN never equals itself, so NaN
+ * lanes fail) and stores y alone; only a block with a rejected lane runs the main pass's arithmetic again, from the
+ * same arrays, to flag its lanes (about 3% of the blocks for cos, 0.5% for asin). Against storing fma(tail, factor, y)
+ * beside y for a separate loop to compare, double asin took 0.94-0.98 of the time with AVX-512 and 0.95-1.01 with AVX2,
+ * cos 0.97-1.01 and 1.02-1.03 (omk_ab on AMD Zen 5, both orders, same outputs). A second vectorized pass (both paths)
+ * runs only on blocks that hold |x| >= limit, and records the rejected lanes itself. An op with a rounding test and no
+ * huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast path must make every lane from limit on fail
+ * the test (NaN) or come out correctly rounded. */
 #define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
                            huge_end_bits, factor, accurate, rows_extra)                                                \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
@@ -207,7 +217,6 @@ typedef struct {
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
         uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */              \
-        double check[OMK_BLOCK_F64];      /* fma(tail, factor, y): y is kept where the two agree */                    \
         int64_t row_offset[OMK_BLOCK_F64];                                                                             \
         double aux[OMK_BLOCK_F64], aux2[OMK_BLOCK_F64];                                                                \
         double row0[OMK_BLOCK_F64], row1[OMK_BLOCK_F64], row2[OMK_BLOCK_F64], row3[OMK_BLOCK_F64];                     \
@@ -225,25 +234,21 @@ typedef struct {
                 prep1[i] = p.tail;                                                                                     \
             }                                                                                                          \
         }                                                                                                              \
-        OMK_PRAGMA(omp simd reduction(max : max_abs))                                                                  \
+        OMK_PRAGMA(omp simd reduction(max : max_abs) reduction(| : any_rejected))                                      \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const int64_t a =                                                                                          \
                 (int64_t)omk_abs_bits64(in[i]); /* read before the store, which may alias in[] for the compiler */     \
-            /* by value: an address-taken local would become a stack array */                                          \
-            const omk_f64_result r =                                                                                   \
-                OMK_READ_ROWS_APART                                                                                    \
-                    ? ((split) ? rows_second(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i], prep0[i],     \
-                                             prep1[i])                                                                 \
-                               : fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]))                \
-                    : fast(in[i]);                                                                                     \
+            const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);                      \
             out[i] = r.value;                                                                                          \
-            if ((factor) != 0.0) check[i] = fma(r.tail, (factor), r.value);                                            \
+            if ((factor) != 0.0) any_rejected |= (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
-        if ((factor) != 0.0 && max_abs < (int64_t)(limit_bits)) { /* else the second pass records them again */        \
-            for (size_t i = 0; i < m; i++) any_rejected |= (uint64_t)(check[i] != out[i]);                             \
-            if (any_rejected)                                                                                          \
-                for (size_t i = 0; i < m; i++) rejected[i] = (uint64_t)(check[i] != out[i]);                           \
+        if ((factor) != 0.0 && max_abs < (int64_t)(limit_bits) && any_rejected) {                                      \
+            OMK_PRAGMA(omp simd)                                                                                       \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);                  \
+                rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                                   \
+            }                                                                                                          \
         }                                                                                                              \
         if (max_abs >= (int64_t)(limit_bits)) {                                                                        \
             any_rejected = 0;                                                                                          \
