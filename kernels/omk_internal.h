@@ -27,12 +27,14 @@
  * are half as long: on AMD Zen 5, omk_ab against 256 gave cos 0.96-0.98 and asin 0.99 of the time with AVX-512, 0.99
  * and 0.97 with AVX2 (64: 1.03-1.07; 128 for the other loops: binary32 1.01-1.03, 16-bit 1.14-1.19). */
 enum { OMK_BLOCK = 256, OMK_BLOCK_F64 = 128 };
-/* Calls of at least this many binary64 elements prefetch the next block's input at the start of each block. Once the
- * index pass carried the reduction of cos (a longer pass between loads), double cos on 16 Mi elements fell from
- * 0.61-0.63 to 0.52-0.54 of SLEEF u10's throughput on AMD Zen 5; with the prefetch it ran at 0.63-0.70 (ulpbench bench
- * --op all
- * --dtype f64 --sizes 16777216, builds alternated). On cache-resident arrays the prefetch cost about 2% (omk_ab), so
- * smaller calls go without. */
+/* Calls of at least this many binary64 elements prefetch the next block's input, and its output for writing, at the
+ * start of each block. Once the index pass carried the reduction of cos (a longer pass between loads), double cos on 16
+ * Mi elements fell from 0.61-0.63 to 0.52-0.54 of SLEEF u10's throughput on AMD Zen 5; with the input prefetch it ran
+ * at 0.63-0.70 (ulpbench bench --op all --dtype f64 --sizes 16777216, builds alternated). When the rounding test
+ * stopped reading the output back (OMK_ARRAY_LOOP_F64), it fell to 0.60-0.66; prefetching the output too gave
+ * 0.78-0.86, and asin 0.85-0.86 against 0.77-0.80 before (bench --sizes 16777216 --rounds 5, two runs of each build
+ * alternated). The binary32 loop, compute-bound at that size, gained nothing from either. On cache-resident arrays the
+ * prefetch cost about 2% (omk_ab), so smaller calls go without. */
 enum { OMK_PREFETCH_MIN_F64 = 32768 };
 /* For the accurate paths the array loops call on rare rejected lanes: kept out of line and out of the hot code, which
  * lets GCC lay out and allocate the vector loops better (double cos 5-8% and asin 3.5% faster on AVX-512 in omk_ab,
@@ -211,8 +213,10 @@ typedef struct {
         const double *in = (x) + start;                                                                                \
         if (omk_ranges_overlap(in, out, OMK_BLOCK_F64 * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));    \
         if ((n) >= OMK_PREFETCH_MIN_F64 && (n)-start >= 2 * OMK_BLOCK_F64)                                             \
-            for (size_t line = 0; line < OMK_BLOCK_F64; line += 8)                                                     \
+            for (size_t line = 0; line < OMK_BLOCK_F64; line += 8) {                                                   \
                 __builtin_prefetch((x) + start + OMK_BLOCK_F64 + line);                                                \
+                __builtin_prefetch((y) + start + OMK_BLOCK_F64 + line, 1);                                             \
+            }                                                                                                          \
         int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
