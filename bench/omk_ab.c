@@ -52,9 +52,9 @@ static void print_usage(FILE *to) {
             MAX_ROUNDS);
 }
 
+/* One line on stderr, as ulpbench's errors. */
 static int usage(const char *why) {
-    fprintf(stderr, "omk_ab: %s\n", why);
-    print_usage(stderr);
+    fprintf(stderr, "omk_ab: %s (omk_ab --help for usage)\n", why);
     return 2;
 }
 
@@ -101,13 +101,14 @@ int main(int argc, char **argv) {
     unsigned long long seed = 20261130;
     for (int i = 5; i < argc; i++) {
         const char *option = argv[i];
+        char why[160];
         if (strcmp(option, "--range") && strcmp(option, "--rounds") && strcmp(option, "--seed")) {
-            fprintf(stderr, "omk_ab: unknown option '%s'\n", option);
-            return usage("options are --range, --rounds and --seed");
+            snprintf(why, sizeof why, "unknown option '%.60s': options are --range, --rounds and --seed", option);
+            return usage(why);
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "omk_ab: %s needs a value\n", option);
-            return usage("an option lacks its value");
+            snprintf(why, sizeof why, "%s needs a value", option);
+            return usage(why);
         }
         const char *value = argv[++i];
         if (!strcmp(option, "--range")) {
@@ -124,8 +125,8 @@ int main(int argc, char **argv) {
                                    : elem == 2 && dtype[0] == 'b' ? 0x1.fep127
                                                                   : 65504.0;
             if (fabs(lo) > largest || fabs(hi) > largest) {
-                fprintf(stderr, "omk_ab: --range %s leaves %s's finite range (largest %g)\n", value, dtype, largest);
-                return usage("choose a range the dtype holds");
+                snprintf(why, sizeof why, "--range %.60s leaves %s's finite range (largest %g)", value, dtype, largest);
+                return usage(why);
             }
         } else if (!strcmp(option, "--rounds")) {
             char *end;

@@ -260,7 +260,7 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         const ulpb_target *target = &ulpb_targets[(size_t)r / ulpb_input_set_count];
         const ulpb_input_set *set = &ulpb_input_sets[(size_t)r % ulpb_input_set_count];
         const run_figure *f = figures[r];
-        char size[32], peers[160] = "", ratios[64];
+        char size[32], peers[160] = "", ratios[96];
         ulpb_bench_size_label(size, sizeof size, target->size);
         int measured = 0, met = 0, loaded = 0;
         double lo = INFINITY, hi = 0;
@@ -292,10 +292,14 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             continue;
         }
         lo = two_decimals_down(lo), hi = two_decimals_down(hi);
+        /* far beyond any target (only an edited file holds such ratios): three digits keep the cell readable */
+        char lo_text[32], hi_text[32];
+        snprintf(lo_text, sizeof lo_text, lo < 1e4 ? "%.2f" : "%.3g", lo);
+        snprintf(hi_text, sizeof hi_text, hi < 1e4 ? "%.2f" : "%.3g", hi);
         if (lo == hi)
-            snprintf(ratios, sizeof ratios, "%.2f×", lo);
+            snprintf(ratios, sizeof ratios, "%s×", lo_text);
         else
-            snprintf(ratios, sizeof ratios, "%.2f–%.2f×", lo, hi);
+            snprintf(ratios, sizeof ratios, "%s–%s×", lo_text, hi_text);
         const bool everyone = met == measured;
         summary->met_everyone += everyone;
         fprintf(out, "%s | %s | %s", ratios, peers, everyone ? "yes" : "no");

@@ -1565,14 +1565,18 @@ int main(int argc, char **argv) {
     /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported and removes the temporary
      * file, instead of SIGXFSZ killing the process and leaving it behind. */
     signal(SIGXFSZ, SIG_IGN);
+    /* a command's help runs nothing, so the environment checks below need not pass for it (as for 'ulpbench --help') */
+    bool help = false;
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
     char isa_err[256];
-    if (ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
+    if (!help && ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
         fprintf(stderr, "ulpbench: %s\n", isa_err);
         return EXIT_USAGE;
     }
     /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must
      * not pass for one */
-    const char *forced_isa = getenv("OMK_ISA");
+    const char *forced_isa = help ? NULL : getenv("OMK_ISA");
     if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0) {
         fprintf(stderr,
                 "ulpbench: OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)\n",
@@ -1580,7 +1584,7 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     /* likewise for the 16-bit method: libomk takes any other value as the default, so a typo would measure it */
-    const char *forced_half16 = getenv("OMK_HALF16");
+    const char *forced_half16 = help ? NULL : getenv("OMK_HALF16");
     if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0) {
         fprintf(stderr, "ulpbench: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
         return EXIT_USAGE;

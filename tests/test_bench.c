@@ -257,6 +257,15 @@ static void targets_compare_same_round_ratios(void **state) {
     free(table);
     cJSON_Delete(docs[0]);
 
+    /* a ratio far beyond any target (an edited file) keeps its cell short, and its unit */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1e300, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.5, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| 0.50–1e+300× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+    cJSON_Delete(docs[1]);
+
     /* report.json keeps the bench document under "throughput" */
     docs[0] = cJSON_CreateObject();
     cJSON_AddItemToObject(docs[0], "throughput", bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.5", "avx512"));
