@@ -192,7 +192,7 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     cJSON_AddNumberToObject(doc, "seconds", st->seconds);
 
     cJSON *result = ulpb_stats_json(&st->stats, &ulpb_dtypes[ULPB_DTYPE_f32]);
-    cJSON_AddNumberToObject(result, "reference_fallbacks", (double)st->reference_fallbacks);
+    ulpb_json_add_count(result, "reference_fallbacks", st->reference_fallbacks);
     cJSON *list = cJSON_AddArrayToObject(result, "misrounded_inputs");
     for (uint64_t i = 0; i < st->misrounded_listed; i++) {
         char buf[16];

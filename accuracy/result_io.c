@@ -84,10 +84,10 @@ static cJSON *example_json(cJSON *o, const ulpb_dtype *dt, uint64_t bits, double
 cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON *o = cJSON_CreateObject();
     char buf[96];
-    cJSON_AddNumberToObject(o, "inputs", (double)s->inputs);
-    cJSON_AddNumberToObject(o, "correctly_rounded", (double)s->correctly_rounded);
-    cJSON_AddNumberToObject(o, "misrounded", (double)s->misrounded);
-    cJSON_AddNumberToObject(o, "special_mismatches", (double)s->special_mismatches);
+    ulpb_json_add_count(o, "inputs", s->inputs);
+    ulpb_json_add_count(o, "correctly_rounded", s->correctly_rounded);
+    ulpb_json_add_count(o, "misrounded", s->misrounded);
+    ulpb_json_add_count(o, "special_mismatches", s->special_mismatches);
     cJSON_AddNumberToObject(o, "max_ulp", s->max_ulp);
     cJSON_AddNumberToObject(o, "mean_ulp", ulpb_mean_ulp(s));
     if (s->has_worst) {
@@ -102,8 +102,14 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
         example_json(cJSON_AddObjectToObject(o, "special_example"), dt, s->special_bits, s->special_got,
                      s->special_expected);
     cJSON *h = cJSON_AddObjectToObject(o, "histogram");
-    for (int b = 0; b < ULPB_HIST_BINS; b++) cJSON_AddNumberToObject(h, ulpb_hist_labels[b], (double)s->histogram[b]);
+    for (int b = 0; b < ULPB_HIST_BINS; b++) ulpb_json_add_count(h, ulpb_hist_labels[b], s->histogram[b]);
     return o;
+}
+
+void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v) {
+    char text[24];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
 }
 
 void ulpb_json_add_hex_double(cJSON *o, const char *key, double v) {
@@ -123,13 +129,24 @@ const char *ulpb_json_get_string(const cJSON *o, const char *key) {
     return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
+/* A number item's value, also of the raw items ulpb_json_add_count makes (a document built in memory, not yet
+ * printed and parsed); 0 when item is neither. */
+static int json_number(const cJSON *item, double *v) {
+    if (cJSON_IsNumber(item)) {
+        *v = item->valuedouble;
+        return 1;
+    }
+    char *end;
+    if (!cJSON_IsRaw(item) || !item->valuestring || !*item->valuestring) return 0;
+    *v = strtod(item->valuestring, &end);
+    return !*end;
+}
+
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(item)) {
+    if (!json_number(cJSON_GetObjectItemCaseSensitive(o, key), v)) {
         snprintf(err, len, "missing or non-numeric \"%s\"", key);
         return -1;
     }
-    *v = item->valuedouble;
     return 0;
 }
 
@@ -157,7 +174,7 @@ static int get_hex_bits(const cJSON *o, const char *key, uint64_t *v, char *err,
 
 cJSON *ulpb_stats_state_json(const ulpb_stats *s) {
     cJSON *state = cJSON_CreateObject();
-    cJSON_AddNumberToObject(state, "ulp_count", (double)s->ulp_count);
+    ulpb_json_add_count(state, "ulp_count", s->ulp_count);
     ulpb_json_add_hex_double(state, "ulp_sum", s->ulp_sum);
     if (s->has_worst) {
         add_hex_bits(state, "worst_bits", s->worst_bits);
@@ -267,8 +284,8 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON_AddStringToObject(doc, "schema", kind);
     cJSON_AddNumberToObject(doc, "schema_version", ULPB_SCHEMA_VERSION);
     cJSON_AddStringToObject(doc, "command", run->command);
-    cJSON_AddNumberToObject(doc, "seed", (double)run->seed);
-    cJSON_AddNumberToObject(doc, "samples", (double)run->samples);
+    ulpb_json_add_count(doc, "seed", run->seed);
+    ulpb_json_add_count(doc, "samples", run->samples);
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -315,8 +332,9 @@ static int same_string(const cJSON *a, const cJSON *b, const char *key) {
 }
 
 static int same_number(const cJSON *a, const cJSON *b, const char *key) {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, key), *y = cJSON_GetObjectItemCaseSensitive(b, key);
-    return cJSON_IsNumber(x) && cJSON_IsNumber(y) && x->valuedouble == y->valuedouble;
+    double x, y;
+    return json_number(cJSON_GetObjectItemCaseSensitive(a, key), &x) &&
+           json_number(cJSON_GetObjectItemCaseSensitive(b, key), &y) && x == y;
 }
 
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,

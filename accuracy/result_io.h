@@ -37,6 +37,9 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
 
 /* JSON field helpers that fail with a message naming the field. */
 void ulpb_json_add_hex_double(cJSON *o, const char *key, double v);
+/* A count or seed (at most 2^53) as a JSON integer written in full: cJSON's own number printing keeps 15 significant
+ * digits when the value reads back within its relative tolerance, which turns 5000000000000001 into 5e+15. */
+void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v);
 const char *ulpb_json_get_string(const cJSON *o, const char *key);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);

@@ -426,7 +426,7 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     for (cJSON *item = env->child; item; item = item->next)
         cJSON_AddItemToObject(ctx, item->string, cJSON_Duplicate(item, true));
     cJSON_Delete(env);
-    cJSON_AddNumberToObject(ctx, "seed", (double)spec->seed);
+    ulpb_json_add_count(ctx, "seed", spec->seed);
     cJSON_AddNumberToObject(ctx, "rounds", spec->rounds);
     cJSON *isas = cJSON_AddArrayToObject(ctx, "isa_available");
     for (int i = 0; i < ULPB_ISA_COUNT; i++)

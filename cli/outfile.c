@@ -203,6 +203,29 @@ static int write_parts(int fd, const ulpb_output *o) {
     return error ? -1 : 0;
 }
 
+/* The temporary files of the ulpb_write_outputs call in progress, for a signal that would end the process meanwhile
+ * (delivered to any thread, so a mask on the calling one would not hold it back): while the files are written, the
+ * handler removes them (unlink is async-signal-safe) and lets the signal take its default course; while they are
+ * renamed (microseconds), it only records the signal, which is raised again once every file is in place, so that an
+ * interrupt never leaves one output new and another old. */
+static char *const *volatile pending_temps;
+static volatile int pending_count;
+static volatile sig_atomic_t renaming, held_signal;
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
+enum { ENDING_SIGNALS = sizeof ending_signals / sizeof ending_signals[0] };
+
+static void remove_temps_then_end(int sig) {
+    if (renaming) {
+        held_signal = sig;
+        return;
+    }
+    char *const *temps = pending_temps;
+    for (int i = 0; temps && i < pending_count; i++)
+        if (temps[i]) unlink(temps[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len) {
     const size_t slots = count > 0 ? (size_t)count : 1;
     char **tmps = calloc(slots, sizeof *tmps), **wheres = calloc(slots, sizeof *wheres);
@@ -211,6 +234,16 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
     if (!tmps || !wheres || !kinds) {
         snprintf(err, err_len, "out of memory");
         rc = -1;
+    }
+    struct sigaction cleanup = {0}, previous[ENDING_SIGNALS];
+    cleanup.sa_handler = remove_temps_then_end;
+    sigfillset(&cleanup.sa_mask);
+    renaming = held_signal = 0;
+    pending_count = count;
+    pending_temps = tmps;
+    for (int k = 0; k < ENDING_SIGNALS; k++) {
+        sigaction(ending_signals[k], &cleanup, &previous[k]);
+        if (previous[k].sa_handler == SIG_IGN) sigaction(ending_signals[k], &previous[k], NULL); /* stays ignored */
     }
     for (int i = 0; i < count && rc == 0; i++) {
         if (classify_target(outputs[i].path, &kinds[i], &wheres[i], err, err_len)) {
@@ -246,6 +279,7 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
         }
     }
     signal(SIGPIPE, previous_sigpipe);
+    renaming = 1;
     for (; rc == 0 && renamed < count; renamed++)
         if (tmps[renamed] && rename(tmps[renamed], wheres[renamed]) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[renamed].path, strerror(errno));
@@ -254,6 +288,10 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
         }
     for (int i = renamed; tmps && i < count; i++)
         if (tmps[i]) unlink(tmps[i]);
+    pending_temps = NULL;
+    for (int k = 0; k < ENDING_SIGNALS; k++) sigaction(ending_signals[k], &previous[k], NULL);
+    renaming = 0;
+    if (held_signal) raise(held_signal); /* to the handler or default action that was in place before */
     for (int i = 0; i < count && tmps && wheres; i++) free(tmps[i]), free(wheres[i]);
     free(tmps);
     free(wheres);

@@ -272,6 +272,14 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
     return *dtype < 0 ? -1 : 0;
 }
 
+/* --samples and --seed describe the sampled f32/f64 rows: with only 16-bit types selected (checked on every input) the
+ * run would not be the one its recorded command says. */
+static int check_sampling_options(const char *sub, const accuracy_options *o) {
+    if ((o->samples_given || o->seed_given) && !(o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+        return fail(sub, "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)");
+    return 0;
+}
+
 static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result *results, int *count) {
     *count = 0;
     char skipped[256] = "";
@@ -966,11 +974,16 @@ static int cmd_hard_cases(int argc, char **argv) {
             return bad_option("hard-cases", c, argc, argv);
     }
     if (optind < argc) return fail("hard-cases", "unexpected argument '%s'", argv[optind]);
-    printf("# Hard-to-round binary64 inputs for cos and asin, made by:\n#   %s\n"
+    char op_names[64] = "";
+    for (int op = 0, listed = 0; op < ULPB_OP_COUNT; op++)
+        if (op_mask & (1u << op))
+            snprintf(op_names + strlen(op_names), sizeof op_names - strlen(op_names), "%s%s", listed++ ? " and " : "",
+                     ulpb_ops[op].name);
+    printf("# Hard-to-round binary64 inputs for %s, made by:\n#   %s\n"
            "# (seed %llu, %llu starting points of %llu inputs, %llu kept per op)\n"
            "# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
            "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n",
-           g_command, seed, starts, span, keep);
+           op_names, g_command, seed, starts, span, keep);
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
@@ -1035,9 +1048,7 @@ static int cmd_accuracy(int argc, char **argv) {
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
     if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
-    if ((o.samples_given || o.seed_given) && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
-        return fail("accuracy",
-                    "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)");
+    if (check_sampling_options("accuracy", &o)) return EXIT_USAGE;
     const char *const outputs[] = {o.json_path, o.markdown_path};
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -1312,6 +1323,7 @@ static int cmd_report(int argc, char **argv) {
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
+    if (check_sampling_options("report", &o)) return EXIT_USAGE;
     char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
     const char *const outputs[] = {json_path, md_path};
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);

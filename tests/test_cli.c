@@ -296,6 +296,21 @@ static void sampled_shards_merge(void **state) {
         if (!cJSON_Compare(x, y, true)) fail_msg("merged shards differ from the whole run in \"%s\"", keys[i]);
     }
     cJSON_Delete(whole), cJSON_Delete(merged), free(a), free(b);
+    /* seeds and counts up to 2^53 are written in full: with 15 digits, shards of seeds 2^53 - 2 and 2^53 - 1 would
+     * read as one seed and merge */
+    assert_int_equal(run("accuracy --op cos --dtype f64 --impl omk --samples 10 --seed 9007199254740990 --shard 0/2 "
+                         "--quiet --json $D/big0.json"),
+                     0);
+    assert_int_equal(run("accuracy --op cos --dtype f64 --impl omk --samples 10 --seed 9007199254740991 --shard 1/2 "
+                         "--quiet --json $D/big1.json"),
+                     0);
+    char *big = slurp(path("big1.json"));
+    assert_non_null(strstr(big, "\"seed\":\t9007199254740991"));
+    free(big);
+    assert_int_equal(run("merge $D/big0.json $D/big1.json"), 2);
+    char *merge_err = slurp(path("err.txt"));
+    if (!one_line_with(merge_err, "different seed")) fail_msg("merge of two seeds: '%s'", merge_err);
+    free(merge_err);
     assert_int_equal(run("merge $D/s0.json $D/s1.json"), 2); /* shard 2 missing */
     assert_int_equal(run("merge $D/s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f16 --shard 0/2"), 2);
@@ -764,6 +779,7 @@ static void usage_errors_are_one_line(void **state) {
         /* likewise a sample count or seed: the run would not be the one its command describes */
         {"accuracy --op cos --dtype f16 --samples 10", "--samples and --seed are for f32 and f64"},
         {"accuracy --op asin --dtype bf16 --seed 3", "--samples and --seed are for f32 and f64"},
+        {"report --no-bench --op cos --dtype f16 --samples 10 --seed 5", "--samples and --seed are for f32 and f64"},
         /* strtod skips leading blanks; the other numeric options refuse them */
         {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a finite non-negative number"},
         {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a finite non-negative number"},
@@ -796,6 +812,10 @@ static void usage_errors_are_one_line(void **state) {
     /* the default seed (and 0) are seeds like any other */
     assert_int_equal(run("hard-cases --op asin --seed 20261130 --starts 1 --span 1 --keep 1"), 0);
     assert_int_equal(run("hard-cases --op asin --seed 0 --starts 1 --span 1 --keep 1"), 0);
+    char *asin_only = slurp(path("out.txt")); /* the header names the op searched */
+    static const char asin_header[] = "# Hard-to-round binary64 inputs for asin, made by:\n";
+    if (strncmp(asin_only, asin_header, sizeof asin_header - 1) != 0) fail_msg("'%.80s'", asin_only);
+    free(asin_only);
     /* the table does not depend on the thread count (only the recorded command differs: line 2) */
     assert_int_equal(run("hard-cases --starts 40 --span 64 --keep 6 --threads 1"), 0);
     char *one = slurp(path("out.txt"));
