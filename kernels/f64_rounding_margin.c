@@ -128,9 +128,7 @@ static void run(const char *name, path p, double lo_x, double hi_x, spread how, 
     run_listed(name, p, lo_x, hi_x, how, samples, NULL, 0);
 }
 
-/* The last phases (cos_f64_fixed, asin_f64_fixed) before their one rounding, against MPFR at 400 bits: the largest
- * relative error of the 256-bit fixed-point result and the input that gave it, over samples from a spread (count > 0)
- * or over the inputs listed (count = 0). */
+/* v 2^exponent, exactly (out of at least 256 + exponent bits). */
 static void fix_to_mpfr(mpfr_ptr out, omk_fix v, int exponent, mpfr_ptr word) {
     mpfr_set_ui(out, 0, MPFR_RNDN);
     for (int k = 0; k < 4; k++) {
@@ -139,6 +137,9 @@ static void fix_to_mpfr(mpfr_ptr out, omk_fix v, int exponent, mpfr_ptr word) {
     }
 }
 
+/* The last phases (cos_f64_fixed, asin_f64_fixed) before their one rounding, against MPFR at 400 bits: the largest
+ * relative error of the 256-bit fixed-point result and the input that gave it, over samples from a spread or over the
+ * inputs listed (listed_count > 0). */
 static void run_fixed(const char *name, int is_asin, double lo_x, double hi_x, spread how, long samples,
                       const double *listed, long listed_count) {
     const long count = listed_count ? listed_count : samples;
