@@ -30,23 +30,42 @@ void ulpb_format_ulp(char *buf, size_t len, double ulp) {
     snprintf(buf, len, "%.3f", shown);
 }
 
+/* The model name from /proc/cpuinfo with family, model and stepping, which still tell the microarchitecture when a
+ * virtual machine shortens the name (to "AMD EPYC", say). */
 static void cpu_model(char *buf, size_t len) {
     snprintf(buf, len, "unknown");
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return;
-    char line[512];
+    char line[512], name[256] = "unknown";
+    long family = -1, model = -1, stepping = -1;
     while (fgets(line, sizeof line, f)) {
+        const char *colon = strchr(line, ':');
+        if (!colon) continue;
+        if (line[0] == '\n') break; /* the first processor's block ends */
         if (strncmp(line, "model name", 10) == 0) {
-            const char *colon = strchr(line, ':');
-            if (colon) {
-                snprintf(buf, len, "%s", colon + 2);
-                buf[strcspn(buf, "\n")] = 0;
-            }
-            break;
+            snprintf(name, sizeof name, "%s", colon + (colon[1] == ' ' ? 2 : 1));
+            name[strcspn(name, "\n")] = 0;
+        } else if (strncmp(line, "cpu family", 10) == 0) {
+            family = strtol(colon + 1, NULL, 10);
+        } else if (strncmp(line, "model\t", 6) == 0) {
+            model = strtol(colon + 1, NULL, 10);
+        } else if (strncmp(line, "stepping", 8) == 0) {
+            stepping = strtol(colon + 1, NULL, 10);
         }
     }
     fclose(f);
+    if (family >= 0 && model >= 0 && stepping >= 0)
+        snprintf(buf, len, "%s (family %ld, model %ld, stepping %ld)", name, family, model, stepping);
+    else
+        snprintf(buf, len, "%s", name);
 }
+
+/* GCC's __VERSION__ is the bare number ("12.2.0"); Clang's names itself */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ULPB_COMPILER "GCC " __VERSION__
+#else
+#define ULPB_COMPILER __VERSION__
+#endif
 
 cJSON *ulpb_environment_json(void) {
     cJSON *env = cJSON_CreateObject();
@@ -54,7 +73,7 @@ cJSON *ulpb_environment_json(void) {
     cpu_model(cpu, sizeof cpu);
     cJSON_AddStringToObject(env, "cpu", cpu);
     cJSON_AddNumberToObject(env, "cores", (double)sysconf(_SC_NPROCESSORS_ONLN));
-    cJSON_AddStringToObject(env, "compiler", __VERSION__);
+    cJSON_AddStringToObject(env, "compiler", ULPB_COMPILER);
     cJSON_AddStringToObject(env, "mpfr", ref_mpfr_version());
     cJSON_AddStringToObject(env, "glibc", gnu_get_libc_version());
     char sleef[32];
@@ -303,8 +322,8 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
         if (!rows) continue;
         fprintf(out, "\n### %s\n\n", ulpb_ops[op].name);
         fprintf(out, "| dtype | implementation | mode | inputs | misrounded | special mismatches | max ULP | "
-                     "worst input | time (s) |\n");
-        fprintf(out, "|---|---|---|---:|---:|---:|---:|---|---:|\n");
+                     "worst input | time (s) | reference (s) |\n");
+        fprintf(out, "|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
         for (int i = 0; i < count; i++) {
             const ulpb_result *r = &results[i];
             if (r->entry->op != (ulpb_op_id)op) continue;
@@ -316,10 +335,10 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
                          r->total.worst_input);
             char max_ulp[32];
             ulpb_format_ulp(max_ulp, sizeof max_ulp, r->total.max_ulp);
-            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %.2f |\n", dt->name, r->entry->impl,
+            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %.3f | %.2f |\n", dt->name, r->entry->impl,
                     r->exhaustive ? "exhaustive" : "sampled", (unsigned long long)r->total.inputs,
                     (unsigned long long)r->total.misrounded, (unsigned long long)r->total.special_mismatches, max_ulp,
-                    worst, r->seconds + r->reference_seconds);
+                    worst, r->seconds, r->reference_seconds);
         }
     }
 }
