@@ -252,8 +252,20 @@ static void accuracy_writes_json(void **state) {
     assert_string_equal(cJSON_GetObjectItem(first, "impl")->valuestring, "omk");
     assert_int_equal(cJSON_GetObjectItem(first, "inputs")->valueint, 2000);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 5);
+    /* the Markdown row shows the implementation's time and the reference's apart, as the JSON holds them */
+    char times[64];
+    snprintf(times, sizeof times, "| %.3f | %.2f |\n", cJSON_GetObjectItem(first, "seconds")->valuedouble,
+             cJSON_GetObjectItem(first, "reference_seconds")->valuedouble);
     cJSON_Delete(doc);
-    assert_true(exists(path("a.md")));
+    char *md = slurp(path("a.md"));
+    assert_non_null(strstr(md, "| time (s) | reference (s) |\n"));
+    const char *omk_row = strstr(md, "| f32 | omk |");
+    assert_non_null(omk_row);
+    const char *row_end = strchr(omk_row, '\n');
+    assert_non_null(row_end);
+    assert_true((size_t)(row_end + 1 - omk_row) > strlen(times));
+    assert_memory_equal(row_end + 1 - strlen(times), times, strlen(times));
+    free(md);
     /* --impl takes a list, as bench's does: those rows, in the order given, a name repeated once */
     assert_int_equal(run("accuracy --op cos --dtype f16 --impl glibc,omk,glibc --quiet --json $D/list.json"), 0);
     doc = load_json("list.json");
