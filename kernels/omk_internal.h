@@ -70,7 +70,9 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
     /* after the unpacks, t0 = {a0 a2 c0 c2 a1 a3 c1 c3} (rows 0..3) and t2 the same for rows 4..7 */
     const __m512i first = _mm512_set_epi64(13, 9, 12, 8, 5, 1, 4, 0),
                   second = _mm512_set_epi64(15, 11, 14, 10, 7, 3, 6, 2);
-    for (; i + 8 <= m; i += 8) {
+    /* the bound as a multiple of 8: with i + 8 <= m and a constant m (full blocks), GCC 12 warned of undefined
+     * behaviour in the tail loop below (-Waggressive-loop-optimizations), which runs no iteration then */
+    for (const size_t vector_end = m & ~(size_t)7; i < vector_end; i += 8) {
         const int64_t *k = offset + i;
 #define OMK_ROW_PAIR(a, b)                                                                                             \
     _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(table + k[a])), _mm256_loadu_pd(table + k[b]), 1)
@@ -86,7 +88,7 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         if (extra) extra(aux + i, aux2 + i, 8);
     }
 #elif defined(__AVX2__)
-    for (; i + 4 <= m; i += 4) {
+    for (const size_t vector_end = m & ~(size_t)3; i < vector_end; i += 4) {
         const int64_t *k = offset + i;
         const __m256d r0 = _mm256_loadu_pd(table + k[0]), r1 = _mm256_loadu_pd(table + k[1]);
         const __m256d r2 = _mm256_loadu_pd(table + k[2]), r3 = _mm256_loadu_pd(table + k[3]);
@@ -119,19 +121,19 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
 #define OMK_APPROX_APART 0
 #endif
 
-/* T/U: element type and its unsigned bit type; abs_bits(x): |x| as bits; fast(x): binary64
- * approximation, valid for |x| bits below limit_bits; huge(x): the same for |x| bits in
- * [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass;
- * lanes from huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored
- * result (for example the sign applied after narrowing); round_key(approx):
- * rounding-test distance, ambiguous when <= key_limit; accurate(x): the result of a redone lane. staged: fast(x) is
- * evaluate(reduce(x, &aux), aux), which the vector builds then run as two passes. */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge, huge_end_bits,       \
-                       finish, round_key, key_limit, accurate)                                                         \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
-        const size_t m = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                                \
-        T copy[OMK_BLOCK], *out = (y) + start;                                                                         \
-        const T *in = (x) + start;                                                                                     \
+/* One block of the binary32 loop, x[start..start + count) to y. T/U: element type and its unsigned bit type;
+ * abs_bits(x): |x| as bits; fast(x): binary64 approximation, valid for |x| bits below limit_bits; huge(x): the same for
+ * |x| bits in [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass; lanes from
+ * huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored result (for example the sign
+ * applied after narrowing); round_key(approx): rounding-test distance, ambiguous when <= key_limit; accurate(x): the
+ * result of a redone lane. staged: fast(x) is evaluate(reduce(x, &aux), aux), which the vector builds then run as two
+ * passes. */
+#define OMK_ARRAY_BLOCK(count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge,          \
+                        huge_end_bits, finish, round_key, key_limit, accurate)                                         \
+    do {                                                                                                               \
+        const size_t m = (count);                                                                                      \
+        T copy[OMK_BLOCK], *out = (y) + (start);                                                                       \
+        const T *in = (x) + (start);                                                                                   \
         if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));                  \
         U max_abs = 0;                                                                                                 \
         uint32_t min_key = UINT32_MAX;                                                                                 \
@@ -157,7 +159,7 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
             max_abs = a > max_abs ? a : max_abs;                                                                       \
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
-        if (max_abs < (limit_bits) && min_key > (key_limit)) continue;                                                 \
+        if (max_abs < (limit_bits) && min_key > (key_limit)) break; /* the block is done */                            \
         U flagged[OMK_BLOCK]; /* element-wide, so the pass keeps the element type's vector length */                   \
         OMK_PRAGMA(omp simd)                                                                                           \
         for (size_t i = 0; i < m; i++) {                                                                               \
@@ -169,6 +171,24 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         }                                                                                                              \
         for (size_t i = 0; i < m; i++)                                                                                 \
             if (flagged[i]) out[i] = accurate(in[i]);                                                                  \
+    } while (0)
+
+/* The binary32 array loop: OMK_ARRAY_BLOCK on each block of x[0..n), written out twice in the vector builds so that
+ * full blocks, nearly all of them, run passes with a constant trip count (GCC then leaves out the vector loops'
+ * remainder handling). On AMD Zen 5 (omk_ab against one variable-count instance, 3001 rounds in both orders, same
+ * outputs) binary32 cos took 0.93-0.97 of the time with AVX-512 and asin 0.99, double cos (OMK_ARRAY_LOOP_F64, the
+ * same split) 0.98-0.99 and asin 0.97-0.98; with AVX2 0.99-1.00. The scalar build keeps one instance (its double cos
+ * took 1.02 of the time with two). */
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge, huge_end_bits,       \
+                       finish, round_key, key_limit, accurate)                                                         \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
+        const size_t block_count = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                      \
+        if (OMK_APPROX_APART && block_count == OMK_BLOCK)                                                              \
+            OMK_ARRAY_BLOCK(OMK_BLOCK, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge,  \
+                            huge_end_bits, finish, round_key, key_limit, accurate);                                    \
+        else                                                                                                           \
+            OMK_ARRAY_BLOCK(block_count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate,      \
+                            huge, huge_end_bits, finish, round_key, key_limit, accurate);                              \
     }
 
 /* A binary64 fast-path result: value + tail, |tail| <= ulp(value)/2. */
@@ -184,41 +204,41 @@ typedef struct {
                     : fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]))                           \
          : fast(in[i]))
 
-/* The binary64 loop: fast(x) and huge(x) give y + tail (omk_f64_result) within a relative
- * error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2, rows[j][0..3]) with j = row_of(x, &aux, &aux2),
- * computed in three passes in the vector builds (OMK_READ_ROWS_APART): the indices (and two values carried over), the
- * rows (omk_read_rows4, with rows_extra(aux, aux2, count) applied to the carried values when it is not 0), the rest;
- * split: the rest is rows_second(x, aux, aux2, rows, rows_first(x, aux, aux2, rows)), in two passes.
- * Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for factor = 1 + d (1 + 2d), d =
- * 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next to y on tail's side (a tie
- * is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 + 2^-52) of y + tail; so it
- * rounds to y when 1/factor + d (1 + 2^-52) < 1, which this factor meets and 1 + d would not. When y is a power of two
- * and the exact value falls on the other, narrower side, it lies within d s/4 < s/4 of y and still rounds to y; tail =
- * 0 is the same with the narrower spacing. This assumes normal results with a normal or zero tail (cos never has
- * others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The test rejects a share
- * of about d of the lanes. Lanes that fail it, and those from huge_end_bits on (NaN, inf), are redone by accurate(x);
- * factor 0 turns the test off. The main pass stores y alone and ORs the bits of fma(tail, factor, y) - y over the
- * block: nonzero when the test fails, since two different binary64 numbers never subtract to zero and NaN (never equal
- * to itself) keeps its bits; an extra flag (-0 and +0) only costs time. Only a block with a rejected lane runs the main
- * pass's arithmetic again, from the same arrays, to flag its lanes with the comparison (about 3% of the blocks for cos,
- * 0.5% for asin). Against storing fma(tail, factor, y) beside y for a separate loop to compare, ORing the comparison
- * took double asin 0.94-0.98 of the time with AVX-512 and 0.95-1.01 with AVX2, cos 0.97-1.01 and 1.02-1.03; ORing the
- * difference in place of the comparison (one instruction fewer: no mask to vector) then took 0.97-0.98 (AVX-512) and
- * 0.96 (AVX2) for cos, 0.97 and 0.98 for asin (omk_ab on AMD Zen 5, both orders, same outputs). A second vectorized
- * pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected lanes itself. An op with a
- * rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its fast path must make every
- * lane from limit on fail the test (NaN) or come out correctly rounded. */
-#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
-                           huge_end_bits, factor, accurate, rows_extra)                                                \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
-        const size_t m = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                                        \
-        double copy[OMK_BLOCK_F64], *out = (y) + start;                                                                \
-        const double *in = (x) + start;                                                                                \
+/* One block of the binary64 loop, x[start..start + count) to y (n: the whole call's length). fast(x) and huge(x) give y
+ * + tail (omk_f64_result) within a relative error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2,
+ * rows[j][0..3]) with j = row_of(x, &aux, &aux2), computed in three passes in the vector builds (OMK_READ_ROWS_APART):
+ * the indices (and two values carried over), the rows (omk_read_rows4, with rows_extra(aux, aux2, count) applied to the
+ * carried values when it is not 0), the rest; split: the rest is rows_second(x, aux, aux2, rows, rows_first(x, aux,
+ * aux2, rows)), in two passes. Rounding test: y is the correctly rounded result unless fma(tail, factor, y) != y, for
+ * factor = 1 + d (1 + 2d), d = 2^54 eps. (If the test passes, |tail| <= s/(2 factor) for s the spacing of binary64 next
+ * to y on tail's side (a tie is kept only when y is even), and the exact value lies within eps |f| < eps 2^53 s (1 +
+ * 2^-52) of y + tail; so it rounds to y when 1/factor + d (1 + 2^-52) < 1, which this factor meets and 1 + d would not.
+ * When y is a power of two and the exact value falls on the other, narrower side, it lies within d s/4 < s/4 of y and
+ * still rounds to y; tail = 0 is the same with the narrower spacing. This assumes normal results with a normal or zero
+ * tail (cos never has others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The
+ * test rejects a share of about d of the lanes. Lanes that fail it, and those from huge_end_bits on (NaN, inf), are
+ * redone by accurate(x); factor 0 turns the test off. The main pass stores y alone and ORs the bits of fma(tail,
+ * factor, y) - y over the block: nonzero when the test fails, since two different binary64 numbers never subtract to
+ * zero and NaN (never equal to itself) keeps its bits; an extra flag (-0 and +0) only costs time. Only a block with a
+ * rejected lane runs the main pass's arithmetic again, from the same arrays, to flag its lanes with the comparison
+ * (about 3% of the blocks for cos, 0.5% for asin). Against storing fma(tail, factor, y) beside y for a separate loop to
+ * compare, ORing the comparison took double asin 0.94-0.98 of the time with AVX-512 and 0.95-1.01 with AVX2, cos
+ * 0.97-1.01 and 1.02-1.03; ORing the difference in place of the comparison (one instruction fewer: no mask to vector)
+ * then took 0.97-0.98 (AVX-512) and 0.96 (AVX2) for cos, 0.97 and 0.98 for asin (omk_ab on AMD Zen 5, both orders, same
+ * outputs). A second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected
+ * lanes itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its
+ * fast path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
+#define OMK_ARRAY_BLOCK_F64(count, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first,             \
+                            rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra)                      \
+    do {                                                                                                               \
+        const size_t m = (count);                                                                                      \
+        double copy[OMK_BLOCK_F64], *out = (y) + (start);                                                              \
+        const double *in = (x) + (start);                                                                              \
         if (omk_ranges_overlap(in, out, OMK_BLOCK_F64 * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));    \
-        if ((n) >= OMK_PREFETCH_MIN_F64 && (n)-start >= 2 * OMK_BLOCK_F64)                                             \
+        if ((n) >= OMK_PREFETCH_MIN_F64 && (n) - (start) >= 2 * OMK_BLOCK_F64)                                         \
             for (size_t line = 0; line < OMK_BLOCK_F64; line += 8) {                                                   \
-                __builtin_prefetch((x) + start + OMK_BLOCK_F64 + line);                                                \
-                __builtin_prefetch((y) + start + OMK_BLOCK_F64 + line, 1);                                             \
+                __builtin_prefetch((x) + (start) + OMK_BLOCK_F64 + line);                                              \
+                __builtin_prefetch((y) + (start) + OMK_BLOCK_F64 + line, 1);                                           \
             }                                                                                                          \
         int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
@@ -277,6 +297,19 @@ typedef struct {
         if (any_rejected)                                                                                              \
             for (size_t i = 0; i < m; i++)                                                                             \
                 if (rejected[i]) out[i] = accurate(in[i]);                                                             \
+    } while (0)
+
+/* OMK_ARRAY_BLOCK_F64 on each block, full blocks with a constant count (see OMK_ARRAY_LOOP). */
+#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
+                           huge_end_bits, factor, accurate, rows_extra)                                                \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
+        const size_t block_count = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                              \
+        if (OMK_READ_ROWS_APART && block_count == OMK_BLOCK_F64)                                                       \
+            OMK_ARRAY_BLOCK_F64(OMK_BLOCK_F64, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, \
+                                rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);                 \
+        else                                                                                                           \
+            OMK_ARRAY_BLOCK_F64(block_count, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first,   \
+                                rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);                 \
     }
 
 /* Whether this build's 16-bit kernels can compute in binary32 (OMK_ARRAY_LOOP_16) rather than read their tables:
