@@ -25,8 +25,10 @@
  * are then redone one by one. The input is copied first only when it overlaps the output (y == x).
  * The binary64 loop (OMK_ARRAY_LOOP_F64) keeps eight arrays per block beside a 32 KiB table of rows, so its blocks
  * are half as long: on AMD Zen 5, omk_ab against 256 gave cos 0.96-0.98 and asin 0.99 of the time with AVX-512, 0.99
- * and 0.97 with AVX2 (64: 1.03-1.07; 128 for the other loops: binary32 1.01-1.03, 16-bit 1.14-1.19). */
-enum { OMK_BLOCK = 256, OMK_BLOCK_F64 = 128 };
+ * and 0.97 with AVX2 (64: 1.03-1.07; 128 for the 16-bit loop: 1.14-1.19). The binary32 loop (OMK_ARRAY_LOOP) uses 128
+ * as well since its full blocks run with a constant count: binary32 cos took 0.97 and asin 0.99 of the time of 256 with
+ * AVX-512, 1.00 with AVX2 and in the scalar build (512: 1.04 and 1.02; 64: 1.16 and 1.05). */
+enum { OMK_BLOCK = 256, OMK_BLOCK_F32 = 128, OMK_BLOCK_F64 = 128 };
 /* Calls of at least this many binary64 elements prefetch the next block's input, and its output for writing, at the
  * start of each block. Once the index pass carried the reduction of cos (a longer pass between loads), double cos on 16
  * Mi elements fell from 0.61-0.63 to 0.52-0.54 of SLEEF u10's throughput on AMD Zen 5; with the input prefetch it ran
@@ -132,15 +134,15 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
                         huge_end_bits, finish, round_key, key_limit, accurate)                                         \
     do {                                                                                                               \
         const size_t m = (count);                                                                                      \
-        T copy[OMK_BLOCK], *out = (y) + (start);                                                                       \
+        T copy[OMK_BLOCK_F32], *out = (y) + (start);                                                                   \
         const T *in = (x) + (start);                                                                                   \
-        if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));                  \
+        if (omk_ranges_overlap(in, out, OMK_BLOCK_F32 * sizeof(T))) in = memcpy(copy, in, m * sizeof(T));              \
         U max_abs = 0;                                                                                                 \
         uint32_t min_key = UINT32_MAX;                                                                                 \
-        double approx_of[OMK_BLOCK];                                                                                   \
+        double approx_of[OMK_BLOCK_F32];                                                                               \
         if (OMK_APPROX_APART) {                                                                                        \
             if (staged) {                                                                                              \
-                double reduced[OMK_BLOCK], aux[OMK_BLOCK];                                                             \
+                double reduced[OMK_BLOCK_F32], aux[OMK_BLOCK_F32];                                                     \
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) reduced[i] = reduce(in[i], &aux[i]);                                    \
                 OMK_PRAGMA(omp simd)                                                                                   \
@@ -160,7 +162,7 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
         if (max_abs < (limit_bits) && min_key > (key_limit)) break; /* the block is done */                            \
-        U flagged[OMK_BLOCK]; /* element-wide, so the pass keeps the element type's vector length */                   \
+        U flagged[OMK_BLOCK_F32]; /* element-wide, so the pass keeps the element type's vector length */               \
         OMK_PRAGMA(omp simd)                                                                                           \
         for (size_t i = 0; i < m; i++) {                                                                               \
             const U a = abs_bits(in[i]);                                                                               \
@@ -181,11 +183,11 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
  * took 1.02 of the time with two). */
 #define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge, huge_end_bits,       \
                        finish, round_key, key_limit, accurate)                                                         \
-    for (size_t start = 0; start < (n); start += OMK_BLOCK) {                                                          \
-        const size_t block_count = (n)-start < OMK_BLOCK ? (n)-start : OMK_BLOCK;                                      \
-        if (OMK_APPROX_APART && block_count == OMK_BLOCK)                                                              \
-            OMK_ARRAY_BLOCK(OMK_BLOCK, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge,  \
-                            huge_end_bits, finish, round_key, key_limit, accurate);                                    \
+    for (size_t start = 0; start < (n); start += OMK_BLOCK_F32) {                                                      \
+        const size_t block_count = (n)-start < OMK_BLOCK_F32 ? (n)-start : OMK_BLOCK_F32;                              \
+        if (OMK_APPROX_APART && block_count == OMK_BLOCK_F32)                                                          \
+            OMK_ARRAY_BLOCK(OMK_BLOCK_F32, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate,    \
+                            huge, huge_end_bits, finish, round_key, key_limit, accurate);                              \
         else                                                                                                           \
             OMK_ARRAY_BLOCK(block_count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate,      \
                             huge, huge_end_bits, finish, round_key, key_limit, accurate);                              \

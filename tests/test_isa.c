@@ -3,8 +3,8 @@
  * boundaries, hard-to-round inputs) at every lane position of every length up to twice the widest
  * vector (32 for binary32/binary64, 64 for 16-bit) and next to either end of a 129-element call,
  * among ordinary values, on random tails of every length 0..129, around the array loops' block
- * boundaries (OMK_BLOCK; OMK_BLOCK_F64 for binary64), in place and off alignment. The public entry points run the build
- * OMK_ISA selects (see omk_isa_expect.h). */
+ * boundaries (OMK_BLOCK for 16-bit, OMK_BLOCK_F32 and OMK_BLOCK_F64), in place and off alignment. The public entry
+ * points run the build OMK_ISA selects (see omk_isa_expect.h). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <setjmp.h>
@@ -355,11 +355,11 @@ static void probes_in_every_lane(void **state) {
     free(x), free(y), free(ip), free(want), free(background), free(background_ref), free(probes), free(probes_ref);
 }
 
-/* Lengths around one, two and three blocks of the kernel's loop (binary64: OMK_BLOCK_F64), with the probe values in
- * the lanes next to each block edge: the flagged-block pass and the partial last block. */
+/* Lengths around one, two and three blocks of the kernel's loop (OMK_BLOCK, OMK_BLOCK_F32 or OMK_BLOCK_F64), with the
+ * probe values in the lanes next to each block edge: the flagged-block pass and the partial last block. */
 static void block_edges(void **state) {
     (void)state;
-    _Static_assert(OMK_BLOCK_F64 <= OMK_BLOCK, "LONGEST covers both block sizes");
+    _Static_assert(OMK_BLOCK_F32 <= OMK_BLOCK && OMK_BLOCK_F64 <= OMK_BLOCK, "LONGEST covers every block size");
     enum { LONGEST = 3 * OMK_BLOCK + 1 };
     unsigned char *x = malloc(LONGEST * 8), *want = malloc(LONGEST * 8), *got = malloc(LONGEST * 8);
     unsigned char probe[8 * 16];
@@ -367,7 +367,7 @@ static void block_edges(void **state) {
         if (!omk_isa_supported((omk_isa)isa)) continue;
         for (size_t k = 0; k < KERNEL_COUNT; k++) {
             const kernel *kn = &kernels[k];
-            const size_t block = kn->bytes == 8 ? OMK_BLOCK_F64 : OMK_BLOCK;
+            const size_t block = kn->bytes == 8 ? OMK_BLOCK_F64 : kn->bytes == 4 ? OMK_BLOCK_F32 : OMK_BLOCK;
             const size_t lengths[] = {block - 1, block,         block + 1,    2 * block - 1,
                                       2 * block, 2 * block + 1, 3 * block + 1};
             fill_inputs(kn, probe, 16);
