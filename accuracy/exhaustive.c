@@ -69,6 +69,7 @@ static void sum_chunk_ulps(ulpb_exhaustive_state *st) {
 
 typedef struct {
     ulpb_stats stats;
+    double impl_seconds, reference_seconds;
     uint64_t fallbacks, misrounded_listed;
     uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
 } chunk_result;
@@ -78,13 +79,17 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
     const ref_op op = ulpb_ops[spec->entry->op].ref;
     memset(&cr->stats, 0, sizeof cr->stats);
     cr->fallbacks = cr->misrounded_listed = 0;
+    cr->impl_seconds = cr->reference_seconds = 0.0;
     const uint32_t base = (uint32_t)chunk << ULPB_CHUNK_BITS;
     for (uint32_t block = 0; block < CHUNK_INPUTS; block += BATCH) {
         for (uint32_t i = 0; i < BATCH; i++) {
             const uint32_t bits = base + block + i;
             memcpy(&in[i], &bits, sizeof bits);
         }
+        const double t0 = now_seconds();
         spec->entry->fn(in, out, BATCH);
+        const double t1 = now_seconds();
+        cr->impl_seconds += t1 - t0;
         for (uint32_t i = 0; i < BATCH; i++) {
             const double x = (double)in[i];
             ref_value ref;
@@ -97,8 +102,11 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
             if (cr->stats.misrounded > misrounded_before && cr->misrounded_listed < ULPB_MISROUNDED_LIST_MAX)
                 cr->misrounded[cr->misrounded_listed++] = base + block + i;
         }
+        cr->reference_seconds += now_seconds() - t1;
     }
+    const double t2 = now_seconds();
     if (!spec->mpfr_reference) ulpb_stats_remeasure_worst(&cr->stats, op, binary32);
+    cr->reference_seconds += now_seconds() - t2;
 }
 
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
@@ -134,6 +142,8 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 ulpb_stats_merge(&st->stats, &cr->stats);
                 st->chunk_ulp_sum[todo[t]] = cr->stats.ulp_sum;
                 st->reference_fallbacks += cr->fallbacks;
+                st->impl_seconds += cr->impl_seconds;
+                st->reference_seconds += cr->reference_seconds;
                 merge_misrounded(st, cr->misrounded, cr->misrounded_listed);
                 st->done[todo[t]] = true;
                 finished++;
@@ -190,6 +200,8 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     }
     cJSON_AddItemToObject(doc, "environment", ulpb_environment_json());
     cJSON_AddNumberToObject(doc, "seconds", st->seconds);
+    cJSON_AddNumberToObject(doc, "impl_seconds", st->impl_seconds);
+    cJSON_AddNumberToObject(doc, "reference_seconds", st->reference_seconds);
 
     cJSON *result = ulpb_stats_json(&st->stats, &ulpb_dtypes[ULPB_DTYPE_f32]);
     ulpb_json_add_count(result, "reference_fallbacks", st->reference_fallbacks);
@@ -251,7 +263,9 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     if (ulpb_json_get_number(shard, "index", &index, err, len) ||
         ulpb_json_get_number(shard, "count", &count, err, len) ||
         ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
-        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
+        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len) ||
+        ulpb_json_get_number(doc, "impl_seconds", &st->impl_seconds, err, len) ||
+        ulpb_json_get_number(doc, "reference_seconds", &st->reference_seconds, err, len))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {
@@ -292,10 +306,16 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
                  (unsigned long long)done_chunks * CHUNK_INPUTS);
         return -1;
     }
-    if (!(st->seconds >= 0 && st->seconds < INFINITY)) {
-        snprintf(err, len, "\"seconds\" is %g, not a duration", st->seconds);
-        return -1;
-    }
+    const struct {
+        const char *name;
+        double value;
+    } durations[] = {
+        {"seconds", st->seconds}, {"impl_seconds", st->impl_seconds}, {"reference_seconds", st->reference_seconds}};
+    for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++)
+        if (!(durations[i].value >= 0 && durations[i].value < INFINITY)) {
+            snprintf(err, len, "\"%s\" is %g, not a duration", durations[i].name, durations[i].value);
+            return -1;
+        }
     if (ulpb_json_get_count(result, "reference_fallbacks", &st->reference_fallbacks, err, len)) return -1;
     if (st->reference_fallbacks > st->stats.inputs) {
         snprintf(err, len, "more \"reference_fallbacks\" than inputs");
@@ -375,6 +395,8 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
         into->reference_fallbacks += parts[p].reference_fallbacks;
         merge_misrounded(into, parts[p].misrounded, parts[p].misrounded_listed);
         into->seconds += parts[p].seconds;
+        into->impl_seconds += parts[p].impl_seconds;
+        into->reference_seconds += parts[p].reference_seconds;
     }
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (into->done[c]) continue;

@@ -35,8 +35,10 @@ typedef struct {
     uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
     bool done[ULPB_CHUNKS];
     double chunk_ulp_sum[ULPB_CHUNKS];
-    double seconds;
-    bool interrupted; /* a signal stopped the run */
+    double seconds;           /* wall time of the runs that made this state */
+    double impl_seconds;      /* time in the implementation, summed over threads */
+    double reference_seconds; /* time in the reference and the comparison, summed over threads */
+    bool interrupted;         /* a signal stopped the run */
 } ulpb_exhaustive_state;
 
 /* The chunks [first, end) of a shard. */

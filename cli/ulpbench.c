@@ -751,7 +751,8 @@ static int run_exhaustive(const accuracy_options *o) {
     r->entry = st->spec.entry;
     r->exhaustive = true;
     r->total = st->stats;
-    r->seconds = st->seconds;
+    r->seconds = st->impl_seconds;
+    r->reference_seconds = st->reference_seconds;
     char *md = NULL;
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);

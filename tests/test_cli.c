@@ -523,12 +523,20 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     cJSON_Delete(doc);
     char *md = slurp(path("ex.md"));
     assert_non_null(strstr(md, "Resumed with: `"));
+    /* both runs' time in the implementation and in the reference, apart, in the JSON and in the Markdown row */
+    doc = load_json("ex.json");
+    char times[64];
+    snprintf(times, sizeof times, "| %.3f | %.2f |\n", number_of(doc, "impl_seconds"),
+             number_of(doc, "reference_seconds"));
+    assert_true(number_of(doc, "impl_seconds") > 0 && number_of(doc, "reference_seconds") > 0);
+    cJSON_Delete(doc);
+    assert_non_null(strstr(md, times));
     free(md);
     /* a partial result whose counters do not match what it covers, or whose state is no error sum, is refused: the
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 12; edit++) {
+    for (int edit = 0; edit < 13; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
@@ -552,6 +560,9 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         } else if (edit == 11) {
             cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "shard"), "index"), 1.5);
             needle = "bad shard 1.5/2048";
+        } else if (edit == 12) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(doc, "reference_seconds"), -1);
+            needle = "\"reference_seconds\" is -1, not a duration";
         } else if (edit == 4) { /* started by another omk build: the resumed result would mix two */
             needle = "another environment (omk_isa: 'other-isa'";
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "omk_isa",
