@@ -74,7 +74,8 @@ typedef struct {
     uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
 } chunk_result;
 
-static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result *cr, float *in, float *out) {
+static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result *cr, float *in, float *out,
+                        ref_value *refs) {
     const ref_format *binary32 = &ulpb_dtypes[ULPB_DTYPE_f32].format;
     const ref_op op = ulpb_ops[spec->entry->op].ref;
     memset(&cr->stats, 0, sizeof cr->stats);
@@ -90,19 +91,18 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
         spec->entry->fn(in, out, BATCH);
         const double t1 = now_seconds();
         cr->impl_seconds += t1 - t0;
-        for (uint32_t i = 0; i < BATCH; i++) {
-            const double x = (double)in[i];
-            ref_value ref;
-            if (spec->mpfr_reference || !ref_fast_binary32(op, x, &ref)) {
-                ref_eval(op, binary32, x, &ref);
+        for (uint32_t i = 0; i < BATCH; i++)
+            if (spec->mpfr_reference || !ref_fast_binary32(op, (double)in[i], &refs[i])) {
+                ref_eval(op, binary32, (double)in[i], &refs[i]);
                 cr->fallbacks += !spec->mpfr_reference;
             }
+        cr->reference_seconds += now_seconds() - t1;
+        for (uint32_t i = 0; i < BATCH; i++) {
             const uint64_t misrounded_before = cr->stats.misrounded;
-            ulpb_stats_record(&cr->stats, base + block + i, x, &ref, (double)out[i]);
+            ulpb_stats_record(&cr->stats, base + block + i, (double)in[i], &refs[i], (double)out[i]);
             if (cr->stats.misrounded > misrounded_before && cr->misrounded_listed < ULPB_MISROUNDED_LIST_MAX)
                 cr->misrounded[cr->misrounded_listed++] = base + block + i;
         }
-        cr->reference_seconds += now_seconds() - t1;
     }
     const double t2 = now_seconds();
     if (!spec->mpfr_reference) ulpb_stats_remeasure_worst(&cr->stats, op, binary32);
@@ -133,17 +133,22 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     {
         chunk_result *cr = malloc(sizeof *cr);
         float *in = malloc(BATCH * sizeof *in), *out = malloc(BATCH * sizeof *out);
+        ref_value *refs = malloc(BATCH * sizeof *refs);
+        if (!cr || !in || !out || !refs) {
+            fputs("ulpbench: out of memory\n", stderr);
+            exit(2);
+        }
 #pragma omp for schedule(dynamic, 1)
         for (int t = 0; t < todo_count; t++) {
             if (g_stop_requested) continue;
-            check_chunk(spec, todo[t], cr, in, out);
+            check_chunk(spec, todo[t], cr, in, out, refs);
 #pragma omp critical(ulpb_exhaustive_merge)
             {
                 ulpb_stats_merge(&st->stats, &cr->stats);
                 st->chunk_ulp_sum[todo[t]] = cr->stats.ulp_sum;
                 st->reference_fallbacks += cr->fallbacks;
-                st->impl_seconds += cr->impl_seconds;
-                st->reference_seconds += cr->reference_seconds;
+                if (st->impl_seconds >= 0) st->impl_seconds += cr->impl_seconds; /* < 0: unknown, stays so */
+                if (st->reference_seconds >= 0) st->reference_seconds += cr->reference_seconds;
                 merge_misrounded(st, cr->misrounded, cr->misrounded_listed);
                 st->done[todo[t]] = true;
                 finished++;
@@ -158,7 +163,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 }
             }
         }
-        free(cr), free(in), free(out);
+        free(cr), free(in), free(out), free(refs);
     }
     st->interrupted = g_stop_requested != 0;
     sigaction(SIGINT, &old_int, NULL);
@@ -200,8 +205,9 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     }
     cJSON_AddItemToObject(doc, "environment", ulpb_environment_json());
     cJSON_AddNumberToObject(doc, "seconds", st->seconds);
-    cJSON_AddNumberToObject(doc, "impl_seconds", st->impl_seconds);
-    cJSON_AddNumberToObject(doc, "reference_seconds", st->reference_seconds);
+    /* unknown (< 0) for states resumed or merged from files written before these were recorded: left out */
+    if (st->impl_seconds >= 0) cJSON_AddNumberToObject(doc, "impl_seconds", st->impl_seconds);
+    if (st->reference_seconds >= 0) cJSON_AddNumberToObject(doc, "reference_seconds", st->reference_seconds);
 
     cJSON *result = ulpb_stats_json(&st->stats, &ulpb_dtypes[ULPB_DTYPE_f32]);
     ulpb_json_add_count(result, "reference_fallbacks", st->reference_fallbacks);
@@ -263,9 +269,13 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     if (ulpb_json_get_number(shard, "index", &index, err, len) ||
         ulpb_json_get_number(shard, "count", &count, err, len) ||
         ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
-        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len) ||
-        ulpb_json_get_number(doc, "impl_seconds", &st->impl_seconds, err, len) ||
-        ulpb_json_get_number(doc, "reference_seconds", &st->reference_seconds, err, len))
+        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
+        return -1;
+    st->impl_seconds = st->reference_seconds = -1.0; /* absent: written before they were recorded, unknown */
+    if ((cJSON_HasObjectItem(doc, "impl_seconds") &&
+         ulpb_json_get_number(doc, "impl_seconds", &st->impl_seconds, err, len)) ||
+        (cJSON_HasObjectItem(doc, "reference_seconds") &&
+         ulpb_json_get_number(doc, "reference_seconds", &st->reference_seconds, err, len)))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {
@@ -312,7 +322,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     } durations[] = {
         {"seconds", st->seconds}, {"impl_seconds", st->impl_seconds}, {"reference_seconds", st->reference_seconds}};
     for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++)
-        if (!(durations[i].value >= 0 && durations[i].value < INFINITY)) {
+        if (!(durations[i].value >= 0 && durations[i].value < INFINITY) &&
+            !(i > 0 && durations[i].value == -1.0 && !cJSON_HasObjectItem(doc, durations[i].name))) {
             snprintf(err, len, "\"%s\" is %g, not a duration", durations[i].name, durations[i].value);
             return -1;
         }
@@ -395,8 +406,12 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
         into->reference_fallbacks += parts[p].reference_fallbacks;
         merge_misrounded(into, parts[p].misrounded, parts[p].misrounded_listed);
         into->seconds += parts[p].seconds;
-        into->impl_seconds += parts[p].impl_seconds;
-        into->reference_seconds += parts[p].reference_seconds;
+        /* unknown in any part: unknown in the whole */
+        into->impl_seconds =
+            into->impl_seconds < 0 || parts[p].impl_seconds < 0 ? -1.0 : into->impl_seconds + parts[p].impl_seconds;
+        into->reference_seconds = into->reference_seconds < 0 || parts[p].reference_seconds < 0
+                                      ? -1.0
+                                      : into->reference_seconds + parts[p].reference_seconds;
     }
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (into->done[c]) continue;

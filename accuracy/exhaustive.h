@@ -36,8 +36,8 @@ typedef struct {
     bool done[ULPB_CHUNKS];
     double chunk_ulp_sum[ULPB_CHUNKS];
     double seconds;           /* wall time of the runs that made this state */
-    double impl_seconds;      /* time in the implementation, summed over threads */
-    double reference_seconds; /* time in the reference and the comparison, summed over threads */
+    double impl_seconds;      /* time in the implementation's calls, summed over threads; < 0: unknown */
+    double reference_seconds; /* time computing the reference values, summed over threads; < 0: unknown */
     bool interrupted;         /* a signal stopped the run */
 } ulpb_exhaustive_state;
 

@@ -39,9 +39,9 @@ static void cpu_model(char *buf, size_t len) {
     char line[512], name[256] = "unknown";
     long family = -1, model = -1, stepping = -1;
     while (fgets(line, sizeof line, f)) {
+        if (line[0] == '\n') break; /* the first processor's block ends */
         const char *colon = strchr(line, ':');
         if (!colon) continue;
-        if (line[0] == '\n') break; /* the first processor's block ends */
         if (strncmp(line, "model name", 10) == 0) {
             snprintf(name, sizeof name, "%s", colon + (colon[1] == ' ' ? 2 : 1));
             name[strcspn(name, "\n")] = 0;
@@ -335,10 +335,15 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
                          r->total.worst_input);
             char max_ulp[32];
             ulpb_format_ulp(max_ulp, sizeof max_ulp, r->total.max_ulp);
-            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %.3f | %.2f |\n", dt->name, r->entry->impl,
+            char seconds[32] = "-", reference_seconds[32] = "-"; /* negative: unknown (an exhaustive state that
+                                                                     predates the split) */
+            if (r->seconds >= 0) snprintf(seconds, sizeof seconds, "%.3f", r->seconds);
+            if (r->reference_seconds >= 0)
+                snprintf(reference_seconds, sizeof reference_seconds, "%.2f", r->reference_seconds);
+            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %s | %s |\n", dt->name, r->entry->impl,
                     r->exhaustive ? "exhaustive" : "sampled", (unsigned long long)r->total.inputs,
                     (unsigned long long)r->total.misrounded, (unsigned long long)r->total.special_mismatches, max_ulp,
-                    worst, r->seconds, r->reference_seconds);
+                    worst, seconds, reference_seconds);
         }
     }
 }

@@ -18,16 +18,16 @@
 #define OMK_CAT(a, b)      OMK_CAT2(a, b)
 #define OMK_ISA_NAME(name) OMK_CAT(name, OMK_ISA)
 
-/* Array loops work in blocks of OMK_BLOCK. One branch-free pass, which the compiler vectorizes,
- * stores the results and reduces two keys over the block: the largest |x| (as bits) and the
- * smallest rounding-test distance. Only when a key says some lane lies outside the fast path or
- * is too close to a rounding boundary (rare) does a second vectorized pass flag the lanes, which
- * are then redone one by one. The input is copied first only when it overlaps the output (y == x).
- * The binary64 loop (OMK_ARRAY_LOOP_F64) keeps eight arrays per block beside a 32 KiB table of rows, so its blocks
- * are half as long: on AMD Zen 5, omk_ab against 256 gave cos 0.96-0.98 and asin 0.99 of the time with AVX-512, 0.99
- * and 0.97 with AVX2 (64: 1.03-1.07; 128 for the 16-bit loop: 1.14-1.19). The binary32 loop (OMK_ARRAY_LOOP) uses 128
- * as well since its full blocks run with a constant count: binary32 cos took 0.97 and asin 0.99 of the time of 256 with
- * AVX-512, 1.00 with AVX2 and in the scalar build (512: 1.04 and 1.02; 64: 1.16 and 1.05). */
+/* Array loops work in blocks (OMK_BLOCK_F32, OMK_BLOCK_F64, OMK_BLOCK for the 16-bit types). One branch-free pass,
+ * which the compiler vectorizes, stores the results and reduces two keys over the block: the largest |x| (as bits) and
+ * the smallest rounding-test distance. Only when a key says some lane lies outside the fast path or is too close to a
+ * rounding boundary (rare) does a second vectorized pass flag the lanes, which are then redone one by one. The input is
+ * copied first only when it overlaps the output (y == x). The binary64 loop (OMK_ARRAY_LOOP_F64) keeps eight arrays per
+ * block beside a 32 KiB table of rows, so its blocks are half as long: on AMD Zen 5, omk_ab against 256 gave cos
+ * 0.96-0.98 and asin 0.99 of the time with AVX-512, 0.99 and 0.97 with AVX2 (64: 1.03-1.07; 128 for the 16-bit
+ * loop: 1.14-1.19). The binary32 loop (OMK_ARRAY_LOOP) uses 128 as well since its full blocks run with a constant
+ * count: binary32 cos took 0.97 and asin 0.99 of the time of 256 with AVX-512, 1.00 with AVX2 and in the scalar build
+ * (512: 1.04 and 1.02; 64: 1.16 and 1.05). */
 enum { OMK_BLOCK = 256, OMK_BLOCK_F32 = 128, OMK_BLOCK_F64 = 128 };
 /* Calls of at least this many binary64 elements prefetch the next block's input, and its output for writing, at the
  * start of each block. Once the index pass carried the reduction of cos (a longer pass between loads), double cos on 16
@@ -206,7 +206,8 @@ typedef struct {
                     : fast_rows(in[i], aux[i], aux2[i], row0[i], row1[i], row2[i], row3[i]))                           \
          : fast(in[i]))
 
-/* One block of the binary64 loop, x[start..start + count) to y (n: the whole call's length). fast(x) and huge(x) give y
+/* One block of the binary64 loop, x[start..start + count) to y (prefetch_next: prefetch the next block's input and
+ * output). fast(x) and huge(x) give y
  * + tail (omk_f64_result) within a relative error eps of cos x or asin x. fast(x) is fast_rows(x, aux, aux2,
  * rows[j][0..3]) with j = row_of(x, &aux, &aux2), computed in three passes in the vector builds (OMK_READ_ROWS_APART):
  * the indices (and two values carried over), the rows (omk_read_rows4, with rows_extra(aux, aux2, count) applied to the
@@ -230,14 +231,14 @@ typedef struct {
  * outputs). A second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected
  * lanes itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its
  * fast path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
-#define OMK_ARRAY_BLOCK_F64(count, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first,             \
+#define OMK_ARRAY_BLOCK_F64(count, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split, rows_first, \
                             rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra)                      \
     do {                                                                                                               \
         const size_t m = (count);                                                                                      \
         double copy[OMK_BLOCK_F64], *out = (y) + (start);                                                              \
         const double *in = (x) + (start);                                                                              \
         if (omk_ranges_overlap(in, out, OMK_BLOCK_F64 * sizeof(double))) in = memcpy(copy, in, m * sizeof(double));    \
-        if ((n) >= OMK_PREFETCH_MIN_F64 && (n) - (start) >= 2 * OMK_BLOCK_F64)                                         \
+        if (prefetch_next)                                                                                             \
             for (size_t line = 0; line < OMK_BLOCK_F64; line += 8) {                                                   \
                 __builtin_prefetch((x) + (start) + OMK_BLOCK_F64 + line);                                              \
                 __builtin_prefetch((y) + (start) + OMK_BLOCK_F64 + line, 1);                                           \
@@ -306,12 +307,13 @@ typedef struct {
                            huge_end_bits, factor, accurate, rows_extra)                                                \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
         const size_t block_count = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                              \
+        const int prefetch_next = (n) >= OMK_PREFETCH_MIN_F64 && (n)-start >= 2 * OMK_BLOCK_F64;                       \
         if (OMK_READ_ROWS_APART && block_count == OMK_BLOCK_F64)                                                       \
-            OMK_ARRAY_BLOCK_F64(OMK_BLOCK_F64, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, \
-                                rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);                 \
+            OMK_ARRAY_BLOCK_F64(OMK_BLOCK_F64, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split, \
+                                rows_first, rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);     \
         else                                                                                                           \
-            OMK_ARRAY_BLOCK_F64(block_count, start, x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first,   \
-                                rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);                 \
+            OMK_ARRAY_BLOCK_F64(block_count, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split,   \
+                                rows_first, rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);     \
     }
 
 /* Whether this build's 16-bit kernels can compute in binary32 (OMK_ARRAY_LOOP_16) rather than read their tables:

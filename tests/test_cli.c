@@ -536,7 +536,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 13; edit++) {
+    for (int edit = 0; edit < 14; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
@@ -563,6 +563,9 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         } else if (edit == 12) {
             cJSON_SetNumberValue(cJSON_GetObjectItem(doc, "reference_seconds"), -1);
             needle = "\"reference_seconds\" is -1, not a duration";
+        } else if (edit == 13) {
+            cJSON_ReplaceItemInObject(doc, "impl_seconds", cJSON_CreateString("1"));
+            needle = "impl_seconds";
         } else if (edit == 4) { /* started by another omk build: the resumed result would mix two */
             needle = "another environment (omk_isa: 'other-isa'";
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "omk_isa",
@@ -591,6 +594,16 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         assert_string_equal(before, after);
         free(before), free(after), free(err);
     }
+    /* a partial result written before the implementation's and the reference's times were recorded resumes, and its
+     * times read as unknown */
+    doc = load_json("ex2.json");
+    cJSON_DeleteItemFromObject(doc, "impl_seconds");
+    cJSON_DeleteItemFromObject(doc, "reference_seconds");
+    save_json(doc, "ex2old.json");
+    assert_int_equal(run("accuracy --resume $D/ex2old.json --quiet --markdown $D/ex2old.md"), 0);
+    md = slurp(path("ex2old.md"));
+    assert_non_null(strstr(md, "| - | - |\n"));
+    free(md);
     /* resumed on another CPU (a rescheduled job): both are named */
     doc = load_json("ex2.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "cpu", cJSON_CreateString("Other CPU"));

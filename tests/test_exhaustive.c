@@ -233,6 +233,16 @@ static void merge_accepts_only_fitting_shards(void **state) {
     assert_int_equal(merged.stats.inputs, 1ull << 32);
     assert_int_equal(merged.stats.misrounded, 2);
     assert_int_equal(merged.misrounded_listed, 2);
+    /* the times add up; a part from before they were recorded (unknown, < 0) makes the whole unknown */
+    parts[0].impl_seconds = 1.5, parts[0].reference_seconds = 10.0;
+    parts[1].impl_seconds = 2.0, parts[1].reference_seconds = 20.0;
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
+    assert_true(merged.impl_seconds == 3.5 && merged.reference_seconds == 30.0);
+    parts[1].impl_seconds = -1.0;
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
+    assert_true(merged.impl_seconds < 0 && merged.reference_seconds == 30.0);
+    parts[1].impl_seconds = 2.0;
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
     /* the order of the files does not matter */
     ulpb_exhaustive_state swapped_parts[2] = {parts[1], parts[0]};
     static ulpb_exhaustive_state merged_swapped;
@@ -259,6 +269,16 @@ static void merge_accepts_only_fitting_shards(void **state) {
     static ulpb_exhaustive_state back;
     cJSON *doc = ulpb_exhaustive_json(&parts[0], "test");
     assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), 0);
+    assert_true(back.impl_seconds == parts[0].impl_seconds && back.reference_seconds == parts[0].reference_seconds);
+    /* a file written before the two times were recorded still reads, its times unknown */
+    cJSON *older = cJSON_Duplicate(doc, true);
+    cJSON_DeleteItemFromObject(older, "impl_seconds");
+    cJSON_DeleteItemFromObject(older, "reference_seconds");
+    assert_int_equal(ulpb_exhaustive_from_json(older, &back, err, sizeof err), 0);
+    assert_true(back.impl_seconds < 0 && back.reference_seconds < 0);
+    cJSON *written = ulpb_exhaustive_json(&back, "test");
+    assert_false(cJSON_HasObjectItem(written, "impl_seconds") || cJSON_HasObjectItem(written, "reference_seconds"));
+    cJSON_Delete(written), cJSON_Delete(older);
     cJSON_ReplaceItemInObject(doc, "ulpbench", cJSON_CreateString("0.0.1"));
     assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), -1);
     assert_non_null(strstr(err, "0.0.1"));
