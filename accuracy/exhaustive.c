@@ -67,6 +67,9 @@ static void sum_chunk_ulps(ulpb_exhaustive_state *st) {
         if (st->done[c]) st->stats.ulp_sum += st->chunk_ulp_sum[c];
 }
 
+/* a + b for durations where < 0 means unknown: unknown if either is */
+static double add_durations(double a, double b) { return a < 0 || b < 0 ? -1.0 : a + b; }
+
 typedef struct {
     ulpb_stats stats;
     double impl_seconds, reference_seconds;
@@ -147,8 +150,8 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 ulpb_stats_merge(&st->stats, &cr->stats);
                 st->chunk_ulp_sum[todo[t]] = cr->stats.ulp_sum;
                 st->reference_fallbacks += cr->fallbacks;
-                if (st->impl_seconds >= 0) st->impl_seconds += cr->impl_seconds; /* < 0: unknown, stays so */
-                if (st->reference_seconds >= 0) st->reference_seconds += cr->reference_seconds;
+                st->impl_seconds = add_durations(st->impl_seconds, cr->impl_seconds);
+                st->reference_seconds = add_durations(st->reference_seconds, cr->reference_seconds);
                 merge_misrounded(st, cr->misrounded, cr->misrounded_listed);
                 st->done[todo[t]] = true;
                 finished++;
@@ -233,6 +236,18 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     return doc;
 }
 
+/* A duration in seconds; an optional one that is absent (written before it was recorded) reads as -1, unknown. */
+static int get_duration(const cJSON *doc, const char *key, bool required, double *v, char *err, size_t len) {
+    *v = -1.0;
+    if (!required && !cJSON_HasObjectItem(doc, key)) return 0;
+    if (ulpb_json_get_number(doc, key, v, err, len)) return -1;
+    if (!(*v >= 0 && *v < INFINITY)) {
+        snprintf(err, len, "\"%s\" is %g, not a duration", key, *v);
+        return -1;
+    }
+    return 0;
+}
+
 int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t len) {
     memset(st, 0, sizeof *st);
     const char *schema = ulpb_json_get_string(doc, "schema"), *version = ulpb_json_get_string(doc, "ulpbench");
@@ -269,13 +284,9 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     if (ulpb_json_get_number(shard, "index", &index, err, len) ||
         ulpb_json_get_number(shard, "count", &count, err, len) ||
         ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
-        ulpb_json_get_number(doc, "seconds", &st->seconds, err, len))
-        return -1;
-    st->impl_seconds = st->reference_seconds = -1.0; /* absent: written before they were recorded, unknown */
-    if ((cJSON_HasObjectItem(doc, "impl_seconds") &&
-         ulpb_json_get_number(doc, "impl_seconds", &st->impl_seconds, err, len)) ||
-        (cJSON_HasObjectItem(doc, "reference_seconds") &&
-         ulpb_json_get_number(doc, "reference_seconds", &st->reference_seconds, err, len)))
+        get_duration(doc, "seconds", true, &st->seconds, err, len) ||
+        get_duration(doc, "impl_seconds", false, &st->impl_seconds, err, len) ||
+        get_duration(doc, "reference_seconds", false, &st->reference_seconds, err, len))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {
@@ -316,17 +327,6 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
                  (unsigned long long)done_chunks * CHUNK_INPUTS);
         return -1;
     }
-    const struct {
-        const char *name;
-        double value;
-    } durations[] = {
-        {"seconds", st->seconds}, {"impl_seconds", st->impl_seconds}, {"reference_seconds", st->reference_seconds}};
-    for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++)
-        if (!(durations[i].value >= 0 && durations[i].value < INFINITY) &&
-            !(i > 0 && durations[i].value == -1.0 && !cJSON_HasObjectItem(doc, durations[i].name))) {
-            snprintf(err, len, "\"%s\" is %g, not a duration", durations[i].name, durations[i].value);
-            return -1;
-        }
     if (ulpb_json_get_count(result, "reference_fallbacks", &st->reference_fallbacks, err, len)) return -1;
     if (st->reference_fallbacks > st->stats.inputs) {
         snprintf(err, len, "more \"reference_fallbacks\" than inputs");
@@ -406,12 +406,8 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
         into->reference_fallbacks += parts[p].reference_fallbacks;
         merge_misrounded(into, parts[p].misrounded, parts[p].misrounded_listed);
         into->seconds += parts[p].seconds;
-        /* unknown in any part: unknown in the whole */
-        into->impl_seconds =
-            into->impl_seconds < 0 || parts[p].impl_seconds < 0 ? -1.0 : into->impl_seconds + parts[p].impl_seconds;
-        into->reference_seconds = into->reference_seconds < 0 || parts[p].reference_seconds < 0
-                                      ? -1.0
-                                      : into->reference_seconds + parts[p].reference_seconds;
+        into->impl_seconds = add_durations(into->impl_seconds, parts[p].impl_seconds);
+        into->reference_seconds = add_durations(into->reference_seconds, parts[p].reference_seconds);
     }
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (into->done[c]) continue;
