@@ -154,7 +154,11 @@ int ulpb_check_disable_isa(char *err, size_t err_len) {
     const char *list = getenv("ULPB_DISABLE_ISA");
     for (const char *p = list ? list : ""; *p;) {
         const size_t n = strcspn(p, ",");
-        if (n && isa_named(p, n) == ULPB_ISA_NONE) {
+        if (!n || (p[n] == ',' && !p[n + 1])) { /* ",", "avx512,,avx2" or "avx512,": a name left out by mistake */
+            snprintf(err, err_len, "ULPB_DISABLE_ISA has an empty name: '%s' (names separated by single commas)", list);
+            return -1;
+        }
+        if (isa_named(p, n) == ULPB_ISA_NONE) {
             int len = snprintf(err, err_len,
                                "ULPB_DISABLE_ISA names no ISA: '%.*s' (expected a comma-separated list of", (int)n, p);
             for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT && len >= 0 && (size_t)len < err_len; isa++)

@@ -56,9 +56,13 @@ static const ulpb_input_set *spec_input_sets(const ulpb_bench_spec *spec, size_t
 void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
                        size_t n) {
     const uint64_t stream = splitmix64(seed ^ name_hash(set->name));
+    const double span = set->hi - set->lo;
     for (size_t i = 0; i < n; i++) {
         const double u = (double)(splitmix64(stream + first + i) >> 11) * 0x1p-53;
-        const double x = set->lo + (set->hi - set->lo) * u;
+        /* a span beyond binary64's range (--range -1e308,1e308) is taken in halves, which cannot overflow; finite spans
+         * keep the plain formula, and with it the inputs of every run before */
+        const double x = isfinite(span) ? set->lo + span * u
+                                        : fmin(2.0 * (0.5 * set->lo + (0.5 * set->hi - 0.5 * set->lo) * u), set->hi);
         switch (dtype) {
         case ULPB_DTYPE_f16:
             ((uint16_t *)out)[i] = omk_f32_to_f16((float)x);

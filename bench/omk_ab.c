@@ -48,7 +48,8 @@ static void print_usage(FILE *to) {
             "  times two libomk builds alternately on the same inputs (32 blocks of 4096 elements) and prints\n"
             "  each one's median ns/element, the median per-round time ratio B/A (P10, P90) and how many outputs\n"
             "  differ. OP: cos or asin; DTYPE: f16, bf16, f32 or f64; N: 1..%d rounds (default 41); LO,HI: the input\n"
-            "  range (default [-pi, pi] for cos, [-1, 1] for asin). OMK_ISA selects the ISA path of both.\n",
+            "  range (default [-pi, pi] for cos, [-1, 1] for asin). OMK_ISA and OMK_HALF16 select the build and\n"
+            "  16-bit method of both (refused when a library would not run them); each one's is printed.\n",
             MAX_ROUNDS);
 }
 
@@ -90,6 +91,8 @@ int main(int argc, char **argv) {
             print_usage(stdout);
             return 0;
         }
+    for (int i = 1; i < argc && i < 5; i++)
+        if (!strncmp(argv[i], "--", 2)) return usage("options come after LIB_A LIB_B OP DTYPE");
     if (argc < 5) return usage("needs two libraries, an op and a dtype");
     const char *op = argv[3], *dtype = argv[4];
     if (strcmp(op, "cos") && strcmp(op, "asin")) return usage("OP must be cos or asin");
@@ -99,6 +102,7 @@ int main(int argc, char **argv) {
     double lo = strcmp(op, "cos") ? -1.0 : -3.141592653589793, hi = -lo;
     long rounds = 41;
     unsigned long long seed = 20261130;
+    const char *range_text = NULL; /* --range as given, for the label (%g would print 1,1.0000001 as [1, 1]) */
     for (int i = 5; i < argc; i++) {
         const char *option = argv[i];
         char why[160];
@@ -119,6 +123,7 @@ int main(int argc, char **argv) {
             first[comma - value] = 0;
             if (parse_double(first, &lo) || parse_double(comma + 1, &hi) || !(lo < hi) || !isfinite(hi - lo))
                 return usage("--range needs two finite numbers LO < HI whose difference is finite");
+            range_text = value;
             /* inputs are drawn in binary64 and rounded to the dtype: beyond its largest finite value they are inf */
             const double largest = elem == 8                      ? DBL_MAX
                                    : elem == 4                    ? FLT_MAX
@@ -161,6 +166,31 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* libomk takes an OMK_ISA it cannot run, or an OMK_HALF16 it does not know, for its default: a typo would time the
+     * default path and pass for the one asked for */
+    const char *forced_isa = getenv("OMK_ISA"), *forced_half16 = getenv("OMK_HALF16");
+    if (forced_half16 && strcmp(forced_half16, "table") && strcmp(forced_half16, "compute")) {
+        fprintf(stderr, "omk_ab: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
+        return 2;
+    }
+    const char *isa[2], *half16[2];
+    for (int k = 0; k < 2; k++) {
+        const char *(*isa_in_use)(void), *(*half16_method)(void);
+        *(void **)&isa_in_use = dlsym(handle[k], "omk_isa_in_use");
+        *(void **)&half16_method = dlsym(handle[k], "omk_half16_method"); /* absent before omk 0.2 */
+        isa[k] = isa_in_use ? isa_in_use() : "unknown";
+        half16[k] = half16_method ? half16_method() : "unknown";
+        if (forced_isa && strcmp(forced_isa, isa[k])) {
+            fprintf(stderr, "omk_ab: OMK_ISA=%s is no build %s runs on this CPU (it runs %s)\n", forced_isa,
+                    argv[1 + k], isa[k]);
+            return 2;
+        }
+        if (elem == 2 && forced_half16 && half16_method && strcmp(forced_half16, half16[k])) {
+            fprintf(stderr, "omk_ab: OMK_HALF16=%s needs omk's avx512 build; %s runs the %s build's %s\n",
+                    forced_half16, argv[1 + k], isa[k], half16[k]);
+            return 2;
+        }
+    }
     if (handle[0] == handle[1]) fprintf(stderr, "omk_ab: both paths load the same library; A and B are one build\n");
     /* 16-bit inputs: the binary32 value narrowed by library A's own conversion */
     uint16_t (*narrow)(float) = NULL;
@@ -187,6 +217,22 @@ int main(int argc, char **argv) {
         else
             ((uint16_t *)(void *)in)[i] = narrow((float)v);
     }
+    /* inputs rounded to the dtype: a range that holds one value (zeros of either sign count as one) would time that
+     * value under the range's name */
+    const uint64_t magnitude = elem == 8 ? ~0ull >> 1 : (1ull << (8 * elem - 1)) - 1;
+    uint64_t first_bits = 0;
+    memcpy(&first_bits, in, elem);
+    size_t other = 1;
+    for (; other < total; other++) {
+        uint64_t bits = 0;
+        memcpy(&bits, in + other * elem, elem);
+        if (bits != first_bits && ((bits | first_bits) & magnitude)) break;
+    }
+    if (other == total) {
+        fprintf(stderr, "omk_ab: --range %s holds a single %s value: every input would be the same\n", range_text,
+                dtype);
+        return 2;
+    }
     /* how many outputs differ, over every block */
     size_t differ = 0;
     for (int b = 0; b < BLOCKS; b++) {
@@ -209,8 +255,16 @@ int main(int argc, char **argv) {
     qsort(time_a, (size_t)rounds, sizeof *time_a, by_value);
     qsort(time_b, (size_t)rounds, sizeof *time_b, by_value);
     qsort(ratio, (size_t)rounds, sizeof *ratio, by_value);
-    printf("%s %s on [%g, %g], %d blocks of %d, %ld rounds, seed %llu\n", op, dtype, lo, hi, BLOCKS, BLOCK, rounds,
-           seed);
+    if (range_text) {
+        const char *comma = strchr(range_text, ',');
+        printf("%s %s on [%.*s, %s]", op, dtype, (int)(comma - range_text), range_text, comma + 1);
+    } else {
+        printf("%s %s on [%g, %g]", op, dtype, lo, hi);
+    }
+    printf(", %d blocks of %d, %ld rounds, seed %llu\n", BLOCKS, BLOCK, rounds, seed);
+    for (int k = 0; k < 2; k++)
+        printf("%c runs the %s build%s%s\n", "AB"[k], isa[k], elem == 2 ? ", 16-bit types: " : "",
+               elem == 2 ? half16[k] : "");
     printf("A %s: %.3f ns/element (median)\nB %s: %.3f ns/element (median)\n", argv[1],
            time_a[rounds / 2] / (double)total * 1e9, argv[2], time_b[rounds / 2] / (double)total * 1e9);
     printf("time B/A, median of the per-round ratios: %.3f (P10 %.3f, P90 %.3f)\n", ratio[rounds / 2],

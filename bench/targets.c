@@ -102,7 +102,7 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
     f->memcpy_speed = speed_of(benchmarks, memcpy_name);
     const cJSON *row = find_row(benchmarks, run_name);
     if (!row) {
-        snprintf(f->why, sizeof f->why, "no omk row");
+        snprintf(f->why, sizeof f->why, "no omk result at this size and input set");
         return 0;
     }
     f->ratio = INFINITY;
@@ -204,12 +204,16 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                 return -1;
             }
         }
-        for (int j = 0; j < i; j++) { /* a run given twice (or a copy of it) would count twice */
+        /* a run given twice (or a copy of it) would count twice; two runs of one command within the date's second
+         * differ in their results */
+        for (int j = 0; j < i; j++) {
             const char *date = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "date"));
             const char *command = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "command"));
             if (date && command && strcmp(date, context_string(contexts[j], "date")) == 0 &&
-                strcmp(command, context_string(contexts[j], "command")) == 0) {
-                snprintf(err, err_len, "%s and %s hold the same run (same date and command)", names[j], names[i]);
+                strcmp(command, context_string(contexts[j], "command")) == 0 &&
+                cJSON_Compare(benchmarks[i], benchmarks[j], true)) {
+                snprintf(err, err_len, "%s and %s hold the same run (same date, command and results)", names[j],
+                         names[i]);
                 return -1;
             }
         }
@@ -313,7 +317,8 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
     if (options->quiet_only)
         fprintf(out, " (a run whose memcpy row of the group ran below %g of the fastest run's is left out of that row)",
                 ULPB_TARGETS_QUIET_SHARE);
-    fprintf(out, "; %d not measured.\n", rows - summary->measured);
+    fprintf(out, "; %d not measured%s.\n", rows - summary->measured,
+            !options->show_unmeasured && rows > summary->measured ? " (not shown)" : "");
     free(figures);
     return 0;
 }

@@ -34,6 +34,7 @@ enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 40
 
 static const char *g_command; /* argv joined, recorded in every report */
 static int g_argc;
+static int g_stdout_errno; /* why the Markdown could not go to stdout (0: it did, or nothing was written) */
 static char **g_argv;
 static const char *g_executable; /* argv[0] */
 
@@ -348,8 +349,9 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     free(json_text);
     /* an output written to stdout itself (--json /dev/stdout) takes stdout's place; after a failed write stdout gets
      * nothing, so that a pipeline's copy of it cannot pass for the report of a run that succeeded */
-    if (!rc && markdown && !ulpb_output_is_stdout(json_path) && !ulpb_output_is_stdout(md_path))
-        fputs(markdown, stdout);
+    if (!rc && markdown && !ulpb_output_is_stdout(json_path) && !ulpb_output_is_stdout(md_path) &&
+        (fputs(markdown, stdout) == EOF || fflush(stdout) != 0))
+        g_stdout_errno = errno; /* reported at exit (checked_exit_status), where errno no longer says why */
     return rc ? fail(sub, "%s", err) : 0;
 }
 
@@ -869,7 +871,7 @@ static int cmd_merge(int argc, char **argv) {
             status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {
             char *text = cJSON_Print(merged_doc);
-            puts(text);
+            if (puts(text) == EOF || fflush(stdout) != 0) g_stdout_errno = errno;
             cJSON_free(text);
         }
         cJSON_Delete(merged_doc);
@@ -910,7 +912,7 @@ static int cmd_targets(int argc, char **argv) {
                    "row the runs whose memcpy row of the same group ran below %g of the fastest run's (the machine\n"
                    "was shared then). Exit status 0; with --gate, 1 when a measured row misses its target in some\n"
                    "run; 2 for a file that is missing or not such a result, runs from different environments, one\n"
-                   "run given twice (same date and command), or no row measured at all.\n",
+                   "run given twice (same date, command and results), or no row measured at all.\n",
                    ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else
@@ -1111,6 +1113,8 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
     }
 }
 
+enum { RANGE_TEXT_MAX = 120 };
+
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
@@ -1210,6 +1214,8 @@ static int cmd_bench(int argc, char **argv) {
         case 'a':
             if (parse_range(optarg, &range_lo, &range_hi))
                 return fail("bench", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            if (strlen(optarg) > RANGE_TEXT_MAX) /* it labels the columns as given */
+                return fail("bench", "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             range_given = true;
             range_text = optarg;
             break;
@@ -1261,7 +1267,7 @@ static int cmd_bench(int argc, char **argv) {
     }
     spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
     static ulpb_input_set range_sets[ULPB_OP_COUNT];
-    static char range_label[80];
+    static char range_label[RANGE_TEXT_MAX + 8];
     if (range_given) {
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             const double max = dtype_max_finite(&ulpb_dtypes[d]);
@@ -1272,7 +1278,9 @@ static int cmd_bench(int argc, char **argv) {
                 return fail("bench", "--range %s holds a single %s value: every input would be the same", range_text,
                             ulpb_dtypes[d].name);
         }
-        snprintf(range_label, sizeof range_label, "[%g, %g]", range_lo, range_hi);
+        /* the bounds as given: %g would print --range 1,1.0000001 as [1, 1] */
+        const char *comma = strchr(range_text, ',');
+        snprintf(range_label, sizeof range_label, "[%.*s, %s]", (int)(comma - range_text), range_text, comma + 1);
         for (int op = 0; op < ULPB_OP_COUNT; op++)
             if (spec.op_mask & (1u << op))
                 range_sets[spec.input_set_count++] =
@@ -1558,7 +1566,8 @@ static void usage(FILE *f) {
 static int checked_exit_status(int status) {
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", errno ? strerror(errno) : "write error");
+        const int why = errno ? errno : g_stdout_errno;
+        fprintf(stderr, "ulpbench: cannot write to standard output: %s\n", why ? strerror(why) : "write error");
         if (status == 0) status = EXIT_USAGE;
     }
     return status;

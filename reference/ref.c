@@ -5,8 +5,11 @@
 #include <string.h>
 
 /* Working precision for the "exact" value: far beyond binary64, so the ULP error printed with
- * three decimals is exact in all its digits. */
-enum { EXACT_PRECISION = 160 };
+ * three decimals is exact in all its digits. A value that is a binary64 number at this precision without being exact
+ * (cos and asin of a tiny x: 1 - cos x or asin x - x lies below 2^-160 of the value) is computed again at up to
+ * MAX_EXACT_PRECISION bits, which resolves every binary64 input's (the smallest, asin 2^-1074, needs about 2,160),
+ * so that a result equal to its binary64 part reads as the tiny error it has, not as exact. */
+enum { EXACT_PRECISION = 160, MAX_EXACT_PRECISION = 4096 };
 
 double ref_decode(const ref_format *fmt, uint64_t bits) {
     const int mant_bits = fmt->precision - 1;
@@ -56,9 +59,17 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     mpfr_set_emin(saved_emin);
     mpfr_set_emax(saved_emax);
 
-    const int exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
+    int exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
     out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
     mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
+    for (mpfr_prec_t prec = 2 * EXACT_PRECISION; exact_ternary != 0 && mpfr_zero_p(rest) && prec <= MAX_EXACT_PRECISION;
+         prec *= 2) {
+        mpfr_set_prec(exact, prec);
+        mpfr_set_prec(rest, prec);
+        exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
+        out->exact_hi = mpfr_get_d(exact, MPFR_RNDN); /* unchanged: the value lies within 2^-160 of it */
+        mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
+    }
     out->exact_lo = mpfr_get_d(rest, MPFR_RNDN);
     out->exact = exact_ternary == 0 && mpfr_zero_p(rest);
 
@@ -68,10 +79,11 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     if (mpfr_regular_p(exact)) {
         const int emin_normal = 1 - bias;
         long e = (long)mpfr_get_exp(exact) - 1; /* MPFR: |v| in [2^(exp-1), 2^exp) */
-        /* f(x) within 2^-160 below a power of two (cos of a tiny x) rounds up to it: the ternary
-         * value says the true magnitude is smaller, so its binade is the one below. */
+        /* f(x) within 2^-MAX_EXACT_PRECISION below a power of two rounds up to it: the ternary value says the true
+         * magnitude is smaller, so its binade is the one below. (A value merely within binary64's range of it, whose
+         * low part underflows to 0, has its own exponent in MPFR already: the test is on MPFR's rest.) */
         int mantissa_exp;
-        const int power_of_two = frexp(fabs(out->exact_hi), &mantissa_exp) == 0.5 && out->exact_lo == 0.0;
+        const int power_of_two = frexp(fabs(out->exact_hi), &mantissa_exp) == 0.5 && mpfr_zero_p(rest);
         if (power_of_two && exact_ternary != 0 && (exact_ternary > 0) == (out->exact_hi > 0)) e--;
         if (e < emin_normal) e = emin_normal;
         out->ulp = ldexp(1.0, (int)(e - fmt->precision + 1));

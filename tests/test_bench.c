@@ -73,6 +73,16 @@ static void inputs_are_reproducible_and_in_range(void **state) {
             assert_true(lo < set->lo + 0.05 * (set->hi - set->lo) && hi > set->hi - 0.05 * (set->hi - set->lo));
         }
     }
+    /* a range whose span overflows binary64 still gives finite inputs spread over it, not +inf */
+    const ulpb_input_set wide = {"range", ULPB_OP_cos, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, "[-max, max]"};
+    ulpb_bench_inputs(&wide, ULPB_DTYPE_f64, 7, 0, a, N);
+    size_t negative = 0, above_half = 0;
+    for (size_t i = 0; i < N; i++) {
+        if (!isfinite(a[i])) fail_msg("input %zu = %g", i, a[i]);
+        negative += a[i] < 0;
+        above_half += fabs(a[i]) > 0x1p1023;
+    }
+    assert_true(negative > N / 3 && negative < 2 * N / 3 && above_half > N / 8);
 }
 
 /* One result per (entry, size, input set); the loop counts exactly the elements of one pass per
@@ -193,7 +203,7 @@ static void targets_compare_same_round_ratios(void **state) {
     assert_row(table, "| double goal (libmvec-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
                       "libmvec-avx512 | no |\n");
     assert_row(table, "| float milestone (sleef-u10-avx512) | asin f32 | [-1, 1] | 4 Ki | ≥ 1.50× | – | – | "
-                      "not measured (no omk row) |\n");
+                      "not measured (no omk result at this size and input set) |\n");
     assert_int_equal(summary.measured, 2);
     assert_int_equal(summary.met_everyone, 1);
     assert_int_equal(summary.rows, (int)(ulpb_target_count * ulpb_input_set_count)); /* every op, each input set */
@@ -213,6 +223,12 @@ static void targets_compare_same_round_ratios(void **state) {
     docs[1] = cJSON_Duplicate(docs[0], true);
     assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "a.json and b.json hold the same run"));
+    free(table);
+    /* two runs of one command within the same second (the date's resolution) are two runs: their results differ */
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(docs[1], "benchmarks"), 0),
+                              "ratio_to_sleef-u10-avx512", cJSON_CreateNumber(1.03));
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| sleef-u10-avx512 | yes (2 of 2 runs) |\n");
     free(table);
     cJSON_Delete(docs[1]);
 

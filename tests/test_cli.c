@@ -465,7 +465,8 @@ static void report_gates(void **state) {
     assert_int_equal(run("targets $D/report.json"), 0);
     md = slurp(path("out.txt"));
     assert_non_null(strstr(md, "| 16-bit (every peer) | cos f16 | [-π, π] | 4 Ki | ≥ 1.00× | "));
-    assert_non_null(strstr(md, "| 16 Mi | ≥ 0.80× | – | – | not measured (no omk row) |"));
+    assert_non_null(
+        strstr(md, "| 16 Mi | ≥ 0.80× | – | – | not measured (no omk result at this size and input set) |"));
     free(md);
     /* a threshold omk cannot meet makes the gate fail with status 1; --no-bench leaves timing out */
     assert_int_equal(
@@ -719,7 +720,14 @@ static void bench_custom_range(void **state) {
     }
     cJSON_Delete(doc);
     char *md = slurp(path("r.md"));
-    assert_non_null(strstr(md, "300 [-1e+30, 1e+30]"));
+    assert_non_null(strstr(md, "300 [-1e30, 1e30]")); /* the bounds as given */
+    free(md);
+    /* bounds that %g would print alike, and a span beyond binary64's range (its inputs stay finite: test_bench) */
+    assert_int_equal(run("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range 1,1.0000001 --quiet "
+                         "--markdown $D/r.md"),
+                     0);
+    md = slurp(path("r.md"));
+    assert_non_null(strstr(md, "64 [1, 1.0000001]"));
     free(md);
 }
 
@@ -751,6 +759,10 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds a single f32 value"},
         {"bench --op cos --dtype f32 --range -1e-300,1e-300", "holds a single f32 value"},
         {"bench --op cos --dtype f16 --range 1,1.0001", "holds a single f16 value"},
+        {"bench --op cos --dtype f64 --range "
+         "1,2.00000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000",
+         "longer than 120 characters"},
         /* a repeated size would give two benchmarks one name (a short run if it is not refused) */
         {"bench --sizes 64,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
         {"bench --sizes 64,128,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
@@ -1161,6 +1173,18 @@ static void unavailable_entries_are_skipped(void **state) {
     char *err = slurp(path("err.txt"));
     if (!strstr(err, "ULPB_DISABLE_ISA names no ISA: 'avx-512'")) fail_msg("ULPB_DISABLE_ISA=avx2,avx-512: '%s'", err);
     free(err);
+    /* so is an empty name (a stray comma); an empty variable disables nothing */
+    const char *const empty_names[] = {",", "avx512,", ",avx2", "avx512,,avx2"};
+    for (size_t i = 0; i < sizeof empty_names / sizeof empty_names[0]; i++) {
+        setenv("ULPB_DISABLE_ISA", empty_names[i], 1);
+        assert_int_equal(run("list"), 2);
+        err = slurp(path("err.txt"));
+        if (!one_line_with(err, "ULPB_DISABLE_ISA has an empty name"))
+            fail_msg("ULPB_DISABLE_ISA=%s: '%s'", empty_names[i], err);
+        free(err);
+    }
+    setenv("ULPB_DISABLE_ISA", "", 1);
+    assert_int_equal(run("list"), 0);
     unsetenv("ULPB_DISABLE_ISA");
 }
 

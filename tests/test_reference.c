@@ -50,7 +50,7 @@ static void reference_ulp_follows_binade_of_exact(void **state) {
 }
 
 /* Only x = 0 gives an exact value (cos 0 = 1, asin 0 = 0), for MPFR and the fast references alike: cos of a tiny x
- * rounds to 1 at MPFR's precision, with a low part of 0, and is still not exact. */
+ * has 1 for its binary64 part and a tiny low part, and is not exact. */
 static void reference_marks_exact_values(void **state) {
     (void)state;
     ref_value v;
@@ -67,7 +67,30 @@ static void reference_marks_exact_values(void **state) {
         assert_int_equal(v.exact, 0);
     }
     ref_eval(REF_COS, &F32, 0x1p-100, &v);
-    assert_true(v.exact_hi == 1.0 && v.exact_lo == 0.0 && v.exact == 0);
+    assert_true(v.exact_hi == 1.0 && v.exact_lo == -0x1p-201 && v.exact == 0);
+}
+
+/* The low part holds what lies beyond 160 bits when the value is a binary64 number at that precision: the error of a
+ * correctly rounded result there is tiny, not zero (an exhaustive run's mean and its re-measured maximum agree). */
+static void reference_low_part_beyond_working_precision(void **state) {
+    (void)state;
+    ref_value v;
+    /* asin x = x + x^3/6 + ...: for x = 2^-130, x^3/6 is 2^-260 of x */
+    ref_eval(REF_ASIN, &F32, 0x1p-130, &v);
+    assert_true(v.rounded == 0x1p-130 && v.exact_hi == 0x1p-130 && v.exact == 0);
+    assert_true(fabs(v.exact_lo / (0x1p-390 / 6) - 1.0) < 1e-12); /* not assert_float_equal: it casts to float */
+    assert_true(fabs(ref_ulp_error(&v, 0x1p-130) / (0x1p-241 / 6) - 1.0) < 1e-12);
+    /* the smallest binary64 input: asin x - x = 2^-3222/6 lies below binary64's range, so the error reads 0 */
+    ref_eval(REF_ASIN, &F64, 0x1p-1074, &v);
+    assert_true(v.exact_hi == 0x1p-1074 && v.exact_lo == 0.0 && v.exact == 0);
+    assert_true(ref_ulp_error(&v, 0x1p-1074) == 0.0);
+    /* cos 2^-600 = 1 - 2^-1201 + ...: the low part underflows binary64, the binade is still the one below 1 */
+    ref_eval(REF_COS, &F64, 0x1p-600, &v);
+    assert_true(v.exact_hi == 1.0 && v.exact_lo == 0.0 && v.ulp == 0x1p-53);
+    assert_true(fabs(ref_ulp_error(&v, 1.0 - 0x1p-53) - 1.0) < 1e-12);
+    /* cos 2^-30 = 1 - 2^-61 + 2^-124/24 - ...: the low part is there at 160 bits already */
+    ref_eval(REF_COS, &F64, 0x1p-30, &v);
+    assert_true(v.exact_hi == 1.0 && v.exact_lo == -0x1p-61);
 }
 
 static void reference_known_values(void **state) {
@@ -123,9 +146,13 @@ static void decode_formats(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ulp_error_by_hand),      cmocka_unit_test(reference_ulp_follows_binade_of_exact),
-        cmocka_unit_test(reference_known_values), cmocka_unit_test(reference_marks_exact_values),
-        cmocka_unit_test(compare_classes),        cmocka_unit_test(decode_formats),
+        cmocka_unit_test(ulp_error_by_hand),
+        cmocka_unit_test(reference_ulp_follows_binade_of_exact),
+        cmocka_unit_test(reference_known_values),
+        cmocka_unit_test(reference_marks_exact_values),
+        cmocka_unit_test(reference_low_part_beyond_working_precision),
+        cmocka_unit_test(compare_classes),
+        cmocka_unit_test(decode_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
