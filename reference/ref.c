@@ -62,8 +62,13 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     int exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
     out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
     mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
-    for (mpfr_prec_t prec = 2 * EXACT_PRECISION; exact_ternary != 0 && mpfr_zero_p(rest) && prec <= MAX_EXACT_PRECISION;
-         prec *= 2) {
+    /* for cos and asin of a tiny x the part beyond lies about x^2 below the value: start at that precision */
+    int x_exp = 0;
+    frexp(x, &x_exp);
+    const mpfr_prec_t first_prec =
+        x_exp < 0 && -2 * x_exp + 96 > 2 * EXACT_PRECISION ? -2 * x_exp + 96 : 2 * EXACT_PRECISION;
+    for (mpfr_prec_t prec = first_prec; exact_ternary != 0 && mpfr_zero_p(rest) && prec <= MAX_EXACT_PRECISION;
+         prec = prec * 2 > MAX_EXACT_PRECISION && prec < MAX_EXACT_PRECISION ? MAX_EXACT_PRECISION : prec * 2) {
         mpfr_set_prec(exact, prec);
         mpfr_set_prec(rest, prec);
         exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
