@@ -59,20 +59,19 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     mpfr_set_emin(saved_emin);
     mpfr_set_emax(saved_emax);
 
-    int exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
-    out->exact_hi = mpfr_get_d(exact, MPFR_RNDN);
-    mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
-    /* for cos and asin of a tiny x the part beyond lies about x^2 below the value: start at that precision */
+    /* for cos and asin of a tiny x the part beyond the binary64 value lies about x^2 below it: when 160 bits do not
+     * reach it, that precision comes next, then the largest */
     int x_exp = 0;
     frexp(x, &x_exp);
-    const mpfr_prec_t first_prec =
-        x_exp < 0 && -2 * x_exp + 96 > 2 * EXACT_PRECISION ? -2 * x_exp + 96 : 2 * EXACT_PRECISION;
-    for (mpfr_prec_t prec = first_prec; exact_ternary != 0 && mpfr_zero_p(rest) && prec <= MAX_EXACT_PRECISION;
-         prec = prec * 2 > MAX_EXACT_PRECISION && prec < MAX_EXACT_PRECISION ? MAX_EXACT_PRECISION : prec * 2) {
-        mpfr_set_prec(exact, prec);
-        mpfr_set_prec(rest, prec);
+    const mpfr_prec_t tiny_x_prec = x_exp < 0 ? -2 * (mpfr_prec_t)x_exp + 96 : 0;
+    const mpfr_prec_t precisions[3] = {
+        EXACT_PRECISION, tiny_x_prec > 2 * EXACT_PRECISION ? tiny_x_prec : 2 * EXACT_PRECISION, MAX_EXACT_PRECISION};
+    int exact_ternary = 0;
+    for (int k = 0; k < 3 && (k == 0 || (exact_ternary != 0 && mpfr_zero_p(rest))); k++) {
+        mpfr_set_prec(exact, precisions[k]);
+        mpfr_set_prec(rest, precisions[k]);
         exact_ternary = mpfr_apply(op, exact, mx, MPFR_RNDN);
-        out->exact_hi = mpfr_get_d(exact, MPFR_RNDN); /* unchanged: the value lies within 2^-160 of it */
+        out->exact_hi = mpfr_get_d(exact, MPFR_RNDN); /* the same after k = 0: the value lies within 2^-160 of it */
         mpfr_sub_d(rest, exact, out->exact_hi, MPFR_RNDN);
     }
     out->exact_lo = mpfr_get_d(rest, MPFR_RNDN);
