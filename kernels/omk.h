@@ -6,11 +6,13 @@
  * 16-bit types are passed as raw bit patterns.
  *
  * Contract: y == x (in place) is allowed, other overlaps of x and y are not (as for memcpy); n == 0 with
- * NULL pointers is allowed; no alignment is required; the functions are thread-safe and need no set-up.
- * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN, cos(+-inf) = NaN, asin(|x| > 1) = NaN,
- * asin(+-0) = +-0, cos(+-0) = 1. Results do not depend on the caller's floating-point environment (rounding mode,
- * FTZ/DAZ, exception masks): the kernels run under the default one and give a caller in another its MXCSR back,
- * flags included; in the default environment they may raise exception flags. */
+ * NULL pointers is allowed; no alignment beyond the element type's is required (none to a vector width); the
+ * functions are thread-safe and need no set-up. They report no errors; errno is not part of the contract.
+ * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN (the sign and payload of a NaN result are not
+ * specified), cos(+-inf) = NaN, asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1. Results do not depend on the
+ * caller's floating-point environment (rounding mode, FTZ/DAZ, exception masks): the kernels run under the default
+ * one and give a caller in another its MXCSR back, flags included; in the default environment they may raise
+ * exception flags. */
 #ifndef OMK_H
 #define OMK_H
 
@@ -38,21 +40,27 @@ OMK_API void omk_asin_f32(const float *x, float *y, size_t n);
 OMK_API void omk_asin_f64(const double *x, double *y, size_t n);
 
 /* Conversions used by the kernels, exported for callers that stage 16-bit data:
- * widening is exact; narrowing rounds to nearest, ties to even, keeps subnormals,
- * overflows to infinity and turns NaN into a quiet NaN of the same sign. */
+ * widening is exact (a signalling NaN comes out quiet); narrowing rounds to nearest, ties to even, keeps
+ * subnormals, overflows to infinity and turns NaN into a quiet NaN of the same sign. Unlike the kernels they run in
+ * the caller's floating-point environment, which changes no result: the bfloat16 ones work on the bits and raise
+ * nothing, the binary16 ones convert through binary32 and binary64 arithmetic and so signal invalid for a signalling
+ * NaN (a trap if the caller unmasked it), as the F16C instructions do. */
 OMK_API float omk_f16_to_f32(uint16_t h);
 OMK_API uint16_t omk_f32_to_f16(float f);
 OMK_API float omk_bf16_to_f32(uint16_t h);
 OMK_API uint16_t omk_f32_to_bf16(float f);
 
 /* The instruction-set build the entry points run: "scalar", "avx2" or "avx512" (the best the CPU
- * supports, or the one the OMK_ISA environment variable forces). Every build gives the same bits. */
+ * supports, or the one the OMK_ISA environment variable forces). OMK_ISA is read once per process, at the first
+ * call of an entry point, of this function or of omk_half16_method(); a value that names no build, or a build the CPU
+ * lacks, is ignored without an error (the best build runs). Every build gives the same bits. */
 OMK_API const char *omk_isa_in_use(void);
 
 /* How that build runs the binary16 and bfloat16 kernels: "compute" (binary32 arithmetic with a rounding test; a
  * 32,768-entry result table per kernel, filled at first use, serves only the few lanes the test cannot settle) in the
  * AVX-512 build, "table" (one table load per element) in the scalar and AVX2 builds, or in the AVX-512 build when
- * the environment sets OMK_HALF16=table. Every choice gives the same bits. */
+ * the environment sets OMK_HALF16=table (read once per process; any other value keeps "compute"). Every choice
+ * gives the same bits. */
 OMK_API const char *omk_half16_method(void);
 
 /* Version of the library, "MAJOR.MINOR.PATCH". */
