@@ -24,7 +24,8 @@ C
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/lib" -o "$prefix/shared"
 "$prefix/shared"
-"$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" -lm -o "$prefix/static"
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" $(pkg-config --static --libs-only-other omk) -lm \
+  -o "$prefix/static"
 "$prefix/static"
 test -x "$prefix/bin/ulpbench"
 # CMake consumers: find_package(omk) and its two targets, with the version checked.
