@@ -36,6 +36,7 @@ static const char *g_command; /* argv joined, recorded in every report */
 static int g_argc;
 static int g_stdout_errno; /* why the Markdown could not go to stdout (0: it did, or nothing was written) */
 static char **g_argv;
+static bool *g_dropped; /* g_argc flags: the words of the process's argv that the recorded result command leaves out */
 static const char *g_executable; /* argv[0] */
 
 static int fail(const char *sub, const char *fmt, ...) {
@@ -128,13 +129,13 @@ static char *join_command(int argc, char **argv) {
     return s;
 }
 
-/* The command line without count words of the process's argv from index first on (count 0: all of it). */
-static char *command_without_words(int first, int count) {
+/* The command line without the words of the process's argv that g_dropped marks. */
+static char *command_without_dropped_words(void) {
     char **kept = calloc((size_t)g_argc + 1, sizeof *kept);
     if (!kept) return NULL;
     int n = 0;
     for (int i = 0; i < g_argc; i++)
-        if (i < first || i >= first + count) kept[n++] = g_argv[i];
+        if (!g_dropped || !g_dropped[i]) kept[n++] = g_argv[i];
     char *command = join_command(n, kept);
     free(kept);
     return command;
@@ -245,7 +246,6 @@ typedef struct {
     int shard_index, shard_count;
     const char *resume_path;
     unsigned long long max_chunks;
-    int max_chunks_word, max_chunks_words; /* where --max-chunks stands in the subcommand's argv, and its words */
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
@@ -549,10 +549,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             }
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
-            if (c == OPT_MAX_CHUNKS) { /* "--max-chunks N" or "--max-chunks=N" (getopt takes abbreviations too) */
-                o->max_chunks_words = optarg == argv[optind - 1] ? 2 : 1;
-                o->max_chunks_word = optind - o->max_chunks_words;
-            }
+            /* "--max-chunks N" or "--max-chunks=N" (getopt takes abbreviations too), each time it is given: the
+             * recorded command leaves every one out (argv is the process's from its second word on) */
+            if (c == OPT_MAX_CHUNKS && g_dropped)
+                for (int w = optind - (optarg == argv[optind - 1] ? 2 : 1); w < optind; w++) g_dropped[1 + w] = true;
             break;
         case 'h':
             return -1;
@@ -760,7 +760,7 @@ static int run_exhaustive(const accuracy_options *o) {
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
     /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
-    char *whole_command = command_without_words(1 + o->max_chunks_word, o->max_chunks_words);
+    char *whole_command = command_without_dropped_words();
     const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
     command_line(f, result_command);
     if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
@@ -1621,6 +1621,7 @@ int main(int argc, char **argv) {
     g_command = command;
     g_argc = argc;
     g_argv = argv;
+    g_dropped = calloc((size_t)argc, sizeof *g_dropped);
     g_executable = argv[0];
     int status;
     /* getopt sees the subcommand as argv[0] */
@@ -1645,5 +1646,6 @@ int main(int argc, char **argv) {
         status = EXIT_USAGE;
     }
     free(command);
+    free(g_dropped);
     return checked_exit_status(status);
 }

@@ -522,6 +522,14 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
     assert_non_null(strstr(string_of(doc, "resumed_with"), "--resume"));
     cJSON_Delete(doc);
+    /* given twice (the last one counts), as "--max-chunks N" and "--max-chunks=N": both left out */
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --max-chunks 2 --shard 2/2048 --max-chunks=1 "
+                         "--quiet --json $D/ex3.json"),
+                     3);
+    doc = load_json("ex3.json");
+    assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 2/2048 --quiet --json"));
+    assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
+    cJSON_Delete(doc);
     char *md = slurp(path("ex.md"));
     assert_non_null(strstr(md, "Resumed with: `"));
     /* both runs' time in the implementation and in the reference, apart, in the JSON and in the Markdown row */
