@@ -359,7 +359,7 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         char key[8];
         snprintf(key, sizeof key, "%d", c);
         if (ulpb_json_get_hex_double(sums, key, &st->chunk_ulp_sum[c], err, len)) return -1;
-        if (!(st->chunk_ulp_sum[c] >= 0)) {
+        if (!(st->chunk_ulp_sum[c] >= 0 && st->chunk_ulp_sum[c] < INFINITY)) {
             snprintf(err, len, "\"chunk_ulp_sums\" %s is not a sum of errors", key);
             return -1;
         }

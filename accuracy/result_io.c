@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "result_io.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <math.h>
@@ -169,11 +170,14 @@ int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, 
     return 0;
 }
 
+/* A value as the writer prints it: not empty and without leading blanks, which strtod alone would take ("" as 0). */
+static bool starts_a_value(const char *text) { return text && *text && !isspace((unsigned char)*text); }
+
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t len) {
     const char *text = ulpb_json_get_string(o, key);
     char *end;
-    if (text) *v = strtod(text, &end);
-    if (!text || *end) {
+    if (starts_a_value(text)) *v = strtod(text, &end);
+    if (!starts_a_value(text) || *end) {
         snprintf(err, len, "missing or malformed \"%s\"", key);
         return -1;
     }
@@ -183,8 +187,11 @@ int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *e
 static int get_hex_bits(const cJSON *o, const char *key, uint64_t *v, char *err, size_t len) {
     const char *text = ulpb_json_get_string(o, key);
     char *end;
-    if (text) *v = strtoull(text, &end, 16);
-    if (!text || *end) {
+    /* no sign (strtoull would wrap "-1" around to 2^64 - 1), nor more than 64 bits (ERANGE) */
+    const bool plain = starts_a_value(text) && *text != '-' && *text != '+';
+    errno = 0;
+    if (plain) *v = strtoull(text, &end, 16);
+    if (!plain || *end || errno) {
         snprintf(err, len, "missing or malformed \"%s\"", key);
         return -1;
     }
@@ -242,7 +249,8 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
         ulpb_json_get_hex_double(state, "ulp_sum", &s->ulp_sum, err, len))
         return -1;
     /* the ULP statistics cover the finite results that are not special mismatches, each in one histogram bin */
-    if (s->ulp_count > s->correctly_rounded + s->misrounded || !(s->ulp_sum >= 0) /* NaN or negative */) {
+    if (s->ulp_count > s->correctly_rounded + s->misrounded ||
+        !(s->ulp_sum >= 0 && s->ulp_sum < INFINITY) /* NaN, negative or infinite */) {
         snprintf(err, len, "malformed \"ulp_count\" or \"ulp_sum\"");
         return -1;
     }
@@ -263,7 +271,7 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
                          ulpb_json_get_hex_double(state, "worst_got", &s->worst_got, err, len) ||
                          ulpb_json_get_hex_double(state, "worst_expected", &s->worst_expected, err, len)))
         return -1;
-    if (s->has_worst && !(s->max_ulp >= 0)) {
+    if (s->has_worst && !(s->max_ulp >= 0 && s->max_ulp < INFINITY)) {
         snprintf(err, len, "malformed \"max_ulp\"");
         return -1;
     }

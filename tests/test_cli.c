@@ -395,7 +395,18 @@ static void sampled_shards_merge(void **state) {
     /* counters no run could have written are refused, not merged into a result that looks valid */
     static const struct {
         const char *key, *value;
-    } bad_state[] = {{"max_ulp", "nan"}, {"max_ulp", "-0x1p-1"}, {"ulp_sum", "nan"}, {"ulp_sum", "-0x1p+0"}};
+    } bad_state[] = {{"max_ulp", "nan"},
+                     {"max_ulp", "-0x1p-1"},
+                     {"ulp_sum", "nan"},
+                     {"ulp_sum", "-0x1p+0"},
+                     {"max_ulp", "inf"},
+                     {"ulp_sum", "0x1p+1024"},
+                     {"ulp_sum", ""},
+                     {"ulp_sum", " 0x1p+0"},
+                     {"worst_bits", ""},
+                     {"worst_bits", "-0x1"},
+                     {"worst_bits", "0x1ffffffffffffffff"}};
+    /* (an empty string would read as 0, a sign or an overflow as other bits, an infinite sum as a mean of null) */
     for (size_t i = 0; i < sizeof bad_state / sizeof bad_state[0]; i++) {
         cJSON *edited_doc = load_json("s2.json");
         cJSON *st = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0), "state");
