@@ -235,6 +235,15 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
         int *seen;
         int rc;
         if (key_is(k, kl, "descr")) {
+            /* numpy.save of a record array, [('name', '<f4'), ...]: well formed, but no dtype of ours */
+            size_t field = p.i + 1;
+            while (field < n && is_space((unsigned char)s[field])) field++;
+            if (peek(&p) == '[' && field < n && s[field] == '(') {
+                set_err(err, err_len,
+                        "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, "
+                        "<f8, <u2)");
+                return -1;
+            }
             seen = &h->have_descr;
             rc = parse_string(&p, &h->descr, &h->descr_len);
         } else if (key_is(k, kl, "fortran_order")) {

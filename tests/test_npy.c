@@ -454,6 +454,9 @@ static void test_reject_unsupported_dtype(void **state) {
     char hdr[512];
     snprintf(hdr, sizeof hdr, "{'descr': '%0300d', 'fortran_order': False, 'shape': (5,), }", 7);
     expect_v1_fail(hdr, 20, "...' (supported");
+    /* a structured dtype (numpy writes its descr as a list of fields) is a valid file, not a malformed header */
+    expect_v1_fail("{'descr': [('a', '<f4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,), }", 12,
+                   "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, <f8, <u2)");
 }
 
 static void test_reject_big_endian(void **state) {
