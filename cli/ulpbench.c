@@ -328,9 +328,9 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
 }
 
 /* Writes the JSON and/or Markdown outputs all or nothing: through temporary files renamed into
- * place only once every one is written, so a failure leaves no half-written set behind. Then prints the
- * Markdown (if any) on stdout, also after a failed write (the results are not lost): last, so that a reader
- * that closes the pipe early (| head) cannot stop the files from being written. */
+ * place only once every one is written, so a failure leaves no half-written set behind. Then, only when they were
+ * written, prints the Markdown (if any) on stdout: last, so that a reader that closes the pipe early (| head) cannot
+ * stop the files from being written. */
 static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc,
                          const char *markdown) {
     char err[512];
