@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "result_io.h"
 
+#include "ulpb_source_id.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <gnu/libc-version.h>
@@ -86,6 +88,8 @@ cJSON *ulpb_environment_json(void) {
     cJSON_AddStringToObject(env, "omk_isa", omk_isa_in_use());
     cJSON_AddStringToObject(env, "omk_half16", omk_half16_method()); /* table or compute (OMK_HALF16) */
     cJSON_AddStringToObject(env, "ulpbench", ULPB_VERSION);
+    /* the commit built (ULPB_SOURCE_ID): two builds of one version may hold different kernels */
+    cJSON_AddStringToObject(env, "source", ULPB_SOURCE_ID);
     return env;
 }
 

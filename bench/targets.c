@@ -130,7 +130,7 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
 
 /* The context fields two runs must share to be compared. */
 static const char *const same_environment[] = {
-    "cpu", "compiler", "library_build_type", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench"};
+    "cpu", "compiler", "library_build_type", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench", "source"};
 
 /* A ratio rounded down to two decimals, so that a printed ratio never reaches a target the measured one misses
  * (floor(100 x) alone would print 0.29 as 0.28: 100 * 0.29 is 28.999999999999996). */

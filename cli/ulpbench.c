@@ -377,11 +377,12 @@ static void command_line(FILE *f, const char *command) { labelled_command_line(f
 
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
-    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s).\n",
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s); source %s.\n",
             cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
             cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
             cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring,
-            cJSON_GetObjectItem(env, "omk_isa")->valuestring, cJSON_GetObjectItem(env, "omk_half16")->valuestring);
+            cJSON_GetObjectItem(env, "omk_isa")->valuestring, cJSON_GetObjectItem(env, "omk_half16")->valuestring,
+            cJSON_GetObjectItem(env, "source")->valuestring);
     cJSON_Delete(env);
 }
 
@@ -609,15 +610,16 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     return doc;
 }
 
-/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version) in which two results'
- * environments differ or that one lacks, with both values; NULL when they agree. The CPU may differ: a job array runs
- * on mixed runners, and the result then lists every CPU (combined_environment). */
+/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
+ * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
+ * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
-    static const char *const same_environment[] = {"glibc",   "sleef",      "mpfr",    "omk",
-                                                   "omk_isa", "omk_half16", "ulpbench"};
+    static const char *const same_environment[] = {"glibc",   "sleef",      "mpfr",     "omk",
+                                                   "omk_isa", "omk_half16", "ulpbench", "source"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
+        if (!*a && !*b) continue; /* both written before the entry was recorded ("source") */
         if (!*a || !*b || strcmp(*a, *b) != 0) {
             if (!*a) *a = "missing";
             if (!*b) *b = "missing";

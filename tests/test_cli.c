@@ -386,6 +386,29 @@ static void sampled_shards_merge(void **state) {
                         want_cpus);
     cJSON_Delete(mixed);
     cJSON_Delete(doc);
+    /* a shard built from another commit is refused (the same version may hold other kernels); shards written before
+     * the commit was recorded, none of them naming one, still merge */
+    cJSON *other_source = load_json("scalar2.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(other_source, "environment"), "source",
+                              cJSON_CreateString("0123456789ab"));
+    save_json(other_source, "scalar2src.json");
+    assert_int_equal(run("merge -o $D/merged_src.json $D/scalar0.json $D/scalar1.json $D/scalar2src.json"), 2);
+    err = slurp(path("err.txt"));
+    if (!one_line_with(err, "different environments (source")) fail_msg("stderr '%s'", err);
+    free(err);
+    other_source = load_json("scalar2.json");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(other_source, "environment"), "source");
+    save_json(other_source, "scalar2src.json");
+    assert_int_equal(run("merge -o $D/merged_src.json $D/scalar0.json $D/scalar1.json $D/scalar2src.json"), 2);
+    for (int k = 0; k < 2; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "scalar%d.json", k);
+        cJSON *shard = load_json(name);
+        cJSON_DeleteItemFromObject(cJSON_GetObjectItem(shard, "environment"), "source");
+        snprintf(name, sizeof name, "scalar%dsrc.json", k);
+        save_json(shard, name);
+    }
+    assert_int_equal(run("merge -o $D/merged_src.json $D/scalar0src.json $D/scalar1src.json $D/scalar2src.json"), 0);
     if (strcmp(omk_isa_in_use(), "scalar") != 0) {
         assert_int_equal(run("merge $D/s0.json $D/scalar1.json $D/s2.json"), 2);
         err = slurp(path("err.txt"));
@@ -1096,7 +1119,14 @@ static void results_name_the_omk_build(void **state) {
     cJSON *doc = load_json("i.json");
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"), selected);
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_half16"), omk_half16_method());
+    /* the commit built: 12 hex digits (with "-dirty-" and a hash of the changes in a modified tree), or unknown */
+    char source[64];
+    snprintf(source, sizeof source, "%s", string_of(cJSON_GetObjectItem(doc, "environment"), "source"));
     cJSON_Delete(doc);
+    const size_t hex_digits = strspn(source, "0123456789abcdef");
+    if (strcmp(source, "unknown") != 0 &&
+        !(hex_digits == 12 && (source[12] == '\0' || strncmp(source + 12, "-dirty", 6) == 0)))
+        fail_msg("environment source '%s' names no commit", source);
     char *md = slurp(path("i.md")), want[64];
     snprintf(want, sizeof want, "(%s build, 16-bit types: %s)", selected, omk_half16_method());
     if (!strstr(md, want)) fail_msg("no '%s' in the Markdown environment line", want);
@@ -1109,6 +1139,7 @@ static void results_name_the_omk_build(void **state) {
     unsetenv("OMK_ISA");
     doc = load_json("i.json");
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "omk_isa"), "scalar");
+    assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "source"), source);
     cJSON_Delete(doc);
     md = slurp(path("i.md"));
     assert_non_null(strstr(md, "(scalar build, 16-bit types: table)"));
@@ -1272,10 +1303,14 @@ static void targets_gate_on_saved_runs(void **state) {
     doc = load_json("t.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "omk_isa", cJSON_CreateString("scalar"));
     save_json(doc, "t2.json");
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "source", cJSON_CreateString("0123456789ab"));
+    save_json(doc, "t3.json");
     const char *const refused[][2] = {
         {"targets", "no result files"},
         {"targets $D/missing.json", "cannot open"},
         {"targets $D/t.json $D/t2.json", "different environments (omk_isa:"},
+        {"targets $D/t.json $D/t3.json", "different environments (source:"},
         {"targets $D/t.json $D/t.json", "hold the same run"},
         {"targets --fast $D/t.json", "--fast"},
     };
