@@ -815,8 +815,9 @@ static int cmd_merge(int argc, char **argv) {
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
                  "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method), that overlap, or that\n"
-                 "leave a gap. The merged file records the shards' environment, its cpu every CPU they ran on.");
+                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built), that\n"
+                 "overlap, or that leave a gap. The merged file records the shards' environment, its cpu every CPU\n"
+                 "they ran on, and in merged_from each shard's file and the command that made it.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);
@@ -869,6 +870,20 @@ static int cmd_merge(int argc, char **argv) {
     }
     if (merged_doc) {
         cJSON_ReplaceItemInObjectCaseSensitive(merged_doc, "environment", combined_environment(envs, count));
+        /* command is the merge's own; how each part was made, so that the merged result can be made again */
+        cJSON *parts = cJSON_AddArrayToObject(merged_doc, "merged_from");
+        for (int i = 0; i < count; i++) {
+            cJSON *part = cJSON_CreateObject();
+            cJSON_AddStringToObject(part, "file", names[i]);
+            static const char *const made_by[] = {"command", "resumed_with"};
+            for (size_t k = 0; k < sizeof made_by / sizeof *made_by; k++) {
+                const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(docs[i], made_by[k]));
+                if (text) cJSON_AddStringToObject(part, made_by[k], text);
+            }
+            const cJSON *earlier = cJSON_GetObjectItem(docs[i], "merged_from"); /* a merged file merged again */
+            if (cJSON_IsArray(earlier)) cJSON_AddItemToObject(part, "merged_from", cJSON_Duplicate(earlier, true));
+            cJSON_AddItemToArray(parts, part);
+        }
         if (out_path) {
             status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
         } else {

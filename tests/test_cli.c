@@ -371,6 +371,20 @@ static void sampled_shards_merge(void **state) {
     unsetenv("OMK_ISA");
     assert_int_equal(run("merge -o $D/merged_scalar.json $D/scalar0.json $D/scalar1.json $D/scalar2.json"), 0);
     cJSON *doc = load_json("merged_scalar.json");
+    /* command is the merge's; merged_from names each shard's file and the command that made it */
+    const cJSON *parts = cJSON_GetObjectItem(doc, "merged_from");
+    assert_int_equal(cJSON_GetArraySize(parts), 3);
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "scalar%d.json", k);
+        cJSON *shard = load_json(name);
+        const cJSON *part = cJSON_GetArrayItem(parts, k);
+        if (!strstr(cJSON_GetStringValue(cJSON_GetObjectItem(part, "file")), name))
+            fail_msg("merged_from[%d] names '%s'", k, cJSON_GetStringValue(cJSON_GetObjectItem(part, "file")));
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(part, "command")),
+                            cJSON_GetStringValue(cJSON_GetObjectItem(shard, "command")));
+        cJSON_Delete(shard);
+    }
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "omk_isa")),
                         "scalar");
     /* shards from several CPUs (a job array on mixed runners) merge, and cpu names them all */
