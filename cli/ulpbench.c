@@ -52,6 +52,8 @@ static int fail(const char *sub, const char *fmt, ...) {
 /* getopt prints nothing (opterr = 0 in main; every optstring starts with ':'), so an error is
  * one line, ours: ':' is a missing value, '?' an unknown option (optopt: its letter for a short
  * one, 0 for a long one; a long one given a value it does not take has optopt set and an '='). */
+static const struct option *g_long_options; /* the table of the last next_option call, for bad_option */
+
 static int bad_option(const char *sub, int c, int argc, char **argv) {
     const char *word = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
     const int len = (int)strcspn(word, "=");
@@ -59,6 +61,15 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (optopt && strncmp(word, "--", 2) == 0 && word[len] == '=')
         return fail(sub, "option '%.*s' takes no value (try --help)", len, word);
     if (optopt) return fail(sub, "unknown option '-%c' (try --help)", optopt);
+    /* getopt_long takes unique abbreviations; an abbreviation of several options is refused as one */
+    char matches[256] = "";
+    int match_count = 0;
+    for (const struct option *o = g_long_options; strncmp(word, "--", 2) == 0 && len > 2 && o && o->name; o++)
+        if (strncmp(o->name, word + 2, (size_t)len - 2) == 0) {
+            const size_t used = strlen(matches);
+            snprintf(matches + used, sizeof matches - used, "%s--%s", match_count++ ? ", " : "", o->name);
+        }
+    if (match_count > 1) return fail(sub, "ambiguous option '%.*s' (%s; try --help)", len, word, matches);
     return fail(sub, "unknown option '%.*s' (try --help)", len, word);
 }
 
@@ -66,6 +77,7 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
  * otherwise write a file named --quiet and leave quiet mode off. Such a value is reported as missing (':', with
  * optind back on the option for bad_option); "--json=--x" is taken as given. */
 static int next_option(int argc, char **argv, const char *shortopts, const struct option *opts, int *longindex) {
+    g_long_options = opts;
     const int c = getopt_long(argc, argv, shortopts, opts, longindex);
     if (c != -1 && c != '?' && c != ':' && optarg && optind >= 2 && optarg == argv[optind - 1] &&
         strncmp(optarg, "--", 2) == 0) {

@@ -846,6 +846,9 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --bogus", "unknown option '--bogus'"},
         {"accuracy --op", "option '--op' needs a value"},
         {"accuracy --quiet=yes", "option '--quiet' takes no value"},
+        /* an abbreviation of several options names them (a unique one is taken, as getopt_long does) */
+        {"accuracy --s 10", "ambiguous option '--s' (--samples, --seed, --shard; try --help)"},
+        {"bench --r=3", "ambiguous option '--r' (--rounds, --range; try --help)"},
         {"report --shard 0/2", "unknown option '--shard'"},
         /* report names its own files: a --json that it would not write is refused, not ignored */
         {"report --op cos --dtype f16 --no-bench --output-dir $D --json $D/r.json", "--output-dir"},
