@@ -519,8 +519,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             char *end;
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
+            errno = 0;
             const double v = strtod(value, &end);
-            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0) || v == INFINITY)
+            /* ERANGE: beyond binary64, or so small that it would gate at a rounded 0 the user did not write */
+            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0) || v == INFINITY || errno == ERANGE)
                 return fail(sub, "--max-ulp needs a finite non-negative number, got '%s'", value);
             o->max_ulp[dt] = v;
             break;

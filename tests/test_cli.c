@@ -846,6 +846,7 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --bogus", "unknown option '--bogus'"},
         {"accuracy --op", "option '--op' needs a value"},
         {"accuracy --quiet=yes", "option '--quiet' takes no value"},
+        {"report --no-bench --output-dir $D --max-ulp f64=1e-400", "--max-ulp needs a finite non-negative number"},
         /* an abbreviation of several options names them (a unique one is taken, as getopt_long does) */
         {"accuracy --s 10", "ambiguous option '--s' (--samples, --seed, --shard; try --help)"},
         {"bench --r=3", "ambiguous option '--r' (--rounds, --range; try --help)"},
