@@ -344,7 +344,7 @@ static inline omk_f64_result cos_f64_huge(double x) {
 /* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.9 times the largest
  * error measured (2^-67.96, at the table cells next to the zeros of cos: f64_rounding_margin), and 2.3 times a
  * rough a-priori estimate (about seven binary64 roundings on the series term, at most 2^-16.96 of the result:
- * 2^-67.2). It sends about 1 lane in 4,000 to cos_f64_accurate. */
+ * 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate (f64_rounding_margin). */
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
 
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
