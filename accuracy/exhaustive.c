@@ -121,16 +121,17 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         if (!st->done[c]) todo[todo_count++] = c;
     if (spec->max_chunks && (uint64_t)todo_count > spec->max_chunks) todo_count = (int)spec->max_chunks;
 
-    struct sigaction stop = {0}, old_int, old_term;
+    struct sigaction stop = {0}, old_int, old_term, old_hup;
     stop.sa_handler = request_stop;
     sigemptyset(&stop.sa_mask);
     g_stop_requested = 0;
     sigaction(SIGINT, &stop, &old_int);
     sigaction(SIGTERM, &stop, &old_term);
+    sigaction(SIGHUP, &stop, &old_hup);
 
     const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
     const double start = now_seconds();
-    double last_progress = start;
+    double last_progress = start, last_checkpoint = start;
     int finished = 0;
 #pragma omp parallel num_threads(threads)
     {
@@ -164,6 +165,18 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }
+                if (spec->checkpoint && finished < todo_count && !g_stop_requested &&
+                    t_now - last_checkpoint >= spec->checkpoint_seconds) {
+                    ulpb_exhaustive_state *partial = malloc(sizeof *partial);
+                    if (partial) { /* the other threads wait here meanwhile: the state stays whole */
+                        *partial = *st;
+                        partial->seconds += t_now - start;
+                        sum_chunk_ulps(partial);
+                        spec->checkpoint(partial, spec->checkpoint_context);
+                        free(partial);
+                    }
+                    last_checkpoint = now_seconds();
+                }
             }
         }
         free(cr), free(in), free(out), free(refs);
@@ -171,6 +184,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     st->interrupted = g_stop_requested != 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     st->seconds += now_seconds() - start;
     sum_chunk_ulps(st);
 }

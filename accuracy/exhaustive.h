@@ -18,6 +18,8 @@ enum {
     ULPB_MISROUNDED_LIST_MAX = 10000,          /* the smallest misrounded patterns are listed */
 };
 
+struct ulpb_exhaustive_state;
+
 typedef struct {
     const ulpb_entry *entry; /* a binary32 registry entry */
     bool mpfr_reference;     /* MPFR for every input instead of the fast reference */
@@ -25,9 +27,14 @@ typedef struct {
     int threads; /* 0: all cores */
     bool progress;
     uint64_t max_chunks; /* stop (resumably) after this many chunks in this run; 0: no limit */
+    /* when not NULL, called with the partial result (resumable, as one stopped by --max-chunks) at most every
+     * checkpoint_seconds while chunks remain, so that a run killed outright loses at most that much */
+    void (*checkpoint)(const struct ulpb_exhaustive_state *partial, void *context);
+    void *checkpoint_context;
+    double checkpoint_seconds;
 } ulpb_exhaustive_spec;
 
-typedef struct {
+typedef struct ulpb_exhaustive_state {
     ulpb_exhaustive_spec spec;
     ulpb_stats stats;
     uint64_t reference_fallbacks; /* inputs the fast reference handed to MPFR */
@@ -45,7 +52,7 @@ typedef struct {
 void ulpb_shard_chunks(int index, int count, int *first, int *end);
 
 void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec *spec);
-/* Runs the shard's chunks not yet done. SIGINT/SIGTERM stop it after the chunks in progress. */
+/* Runs the shard's chunks not yet done. SIGINT, SIGTERM and SIGHUP stop it after the chunks in progress. */
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st);
 bool ulpb_exhaustive_complete(const ulpb_exhaustive_state *st);
 

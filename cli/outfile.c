@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,7 +227,7 @@ static void remove_temps_then_end(int sig) {
     raise(sig);
 }
 
-int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len) {
+static int write_outputs_with(const ulpb_output *outputs, int count, bool own_handlers, char *err, size_t err_len) {
     const size_t slots = count > 0 ? (size_t)count : 1;
     char **tmps = calloc(slots, sizeof *tmps), **wheres = calloc(slots, sizeof *wheres);
     target_kind *kinds = calloc(slots, sizeof *kinds);
@@ -242,8 +243,9 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
     pending_count = count;
     pending_temps = tmps;
     for (int k = 0; k < ENDING_SIGNALS; k++) {
-        sigaction(ending_signals[k], &cleanup, &previous[k]);
-        if (previous[k].sa_handler == SIG_IGN) sigaction(ending_signals[k], &previous[k], NULL); /* stays ignored */
+        sigaction(ending_signals[k], own_handlers ? &cleanup : NULL, &previous[k]);
+        if (own_handlers && previous[k].sa_handler == SIG_IGN)
+            sigaction(ending_signals[k], &previous[k], NULL); /* stays ignored */
     }
     for (int i = 0; i < count && rc == 0; i++) {
         if (classify_target(outputs[i].path, &kinds[i], &wheres[i], err, err_len)) {
@@ -297,4 +299,12 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
     free(wheres);
     free(kinds);
     return rc;
+}
+
+int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len) {
+    return write_outputs_with(outputs, count, true, err, err_len);
+}
+
+int ulpb_write_outputs_in_run(const ulpb_output *outputs, int count, char *err, size_t err_len) {
+    return write_outputs_with(outputs, count, false, err, err_len);
 }

@@ -43,5 +43,8 @@ typedef struct {
  * regular target has been touched (unless a rename itself fails part-way, which on one directory already
  * written to is not expected). 0 on success, -1 with err set. */
 int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len);
+/* The same, for a caller whose own handlers of SIGINT, SIGTERM and SIGHUP only note the signal (an exhaustive run's
+ * checkpoint): the write is finished, not cut short, and the caller stops after it. */
+int ulpb_write_outputs_in_run(const ulpb_output *outputs, int count, char *err, size_t err_len);
 
 #endif

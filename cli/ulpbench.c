@@ -258,6 +258,8 @@ typedef struct {
     int shard_index, shard_count;
     const char *resume_path;
     unsigned long long max_chunks;
+    double checkpoint_seconds; /* --exhaustive with a JSON file: the partial result at most this often; 0: never */
+    bool checkpoint_given;
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
@@ -428,7 +430,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         OPT_SHARD,
         OPT_REFERENCE,
         OPT_RESUME,
-        OPT_MAX_CHUNKS
+        OPT_MAX_CHUNKS,
+        OPT_CHECKPOINT
     };
     static const struct option opts[] = {{"op", required_argument, 0, 'o'},
                                          {"dtype", required_argument, 0, 'd'},
@@ -449,6 +452,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                                          {"reference", required_argument, 0, OPT_REFERENCE},
                                          {"resume", required_argument, 0, OPT_RESUME},
                                          {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
+                                         {"checkpoint", required_argument, 0, OPT_CHECKPOINT},
                                          {0, 0, 0, 0}};
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
@@ -539,6 +543,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case OPT_REFERENCE:
         case OPT_RESUME:
         case OPT_MAX_CHUNKS:
+        case OPT_CHECKPOINT:
             /* by name: argv[optind - 1] may be the option's value */
             if (report) return fail(sub, "unknown option '--%s' (try --help)", opts[longindex].name);
             if (c == OPT_EXHAUSTIVE) o->exhaustive = true;
@@ -561,6 +566,15 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                     return fail(sub, "--reference is fast or mpfr, got '%s'", optarg);
                 o->mpfr_reference = strcmp(optarg, "mpfr") == 0;
                 o->reference_given = true;
+            }
+            if (c == OPT_CHECKPOINT) {
+                char *end;
+                errno = 0;
+                o->checkpoint_seconds = strtod(optarg, &end);
+                if (!*optarg || isspace((unsigned char)*optarg) || *end || errno == ERANGE ||
+                    !(o->checkpoint_seconds >= 0 && o->checkpoint_seconds <= 1e9))
+                    return fail(sub, "--checkpoint needs seconds from 0 (none) to 1e9, got '%s'", optarg);
+                o->checkpoint_given = true;
             }
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
@@ -666,6 +680,31 @@ static cJSON *combined_environment(const cJSON *const *envs, int count) {
     return env;
 }
 
+/* What an exhaustive run's checkpoints write: its JSON file, as the final result would be written at that point. */
+typedef struct {
+    const char *json_path, *command, *resumed_with;
+    const cJSON *const *envs; /* the started and current environments of a resumed run (envs[0] NULL otherwise) */
+    bool warned;
+} checkpoint_target;
+
+static void write_checkpoint(const ulpb_exhaustive_state *partial, void *context) {
+    checkpoint_target *target = context;
+    cJSON *doc = ulpb_exhaustive_json(partial, target->command);
+    if (target->resumed_with) cJSON_AddStringToObject(doc, "resumed_with", target->resumed_with);
+    if (target->envs[0])
+        cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(target->envs, 2));
+    char *text = cJSON_Print(doc), err[512];
+    cJSON_Delete(doc);
+    const ulpb_output output = {.path = target->json_path, .text = text ? text : ""};
+    /* a failed checkpoint leaves the file as it was (the last one); the run goes on and writes its result at the end */
+    if ((!text || ulpb_write_outputs_in_run(&output, 1, err, sizeof err)) && !target->warned) {
+        fprintf(stderr, "ulpbench accuracy: checkpoint not written (the run goes on): %s\n",
+                text ? err : "out of memory");
+        target->warned = true;
+    }
+    cJSON_free(text);
+}
+
 static int run_exhaustive(const accuracy_options *o) {
     const char *sub = "accuracy";
     if (o->impl_count > 1 || (o->impl_text && o->impl_count == 0)) /* several names, or "all" */
@@ -741,14 +780,18 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return fail(sub, "no runnable implementation '%s' of %s f32", impl, ulpb_ops[op].name);
         }
-        const ulpb_exhaustive_spec spec = {e,
-                                           o->mpfr_reference,
-                                           o->shard_given ? o->shard_index : 0,
-                                           o->shard_given ? o->shard_count : 1,
-                                           o->threads,
-                                           !o->quiet,
-                                           o->max_chunks};
+        const ulpb_exhaustive_spec spec = {.entry = e,
+                                           .mpfr_reference = o->mpfr_reference,
+                                           .shard_index = o->shard_given ? o->shard_index : 0,
+                                           .shard_count = o->shard_given ? o->shard_count : 1,
+                                           .threads = o->threads,
+                                           .progress = !o->quiet,
+                                           .max_chunks = o->max_chunks};
         ulpb_exhaustive_init(st, &spec);
+    }
+    if (o->checkpoint_given && o->checkpoint_seconds > 0 && !json_path) {
+        free(st);
+        return fail(sub, "--checkpoint writes the partial result to the --json FILE: it needs one");
     }
     if (o->max_chunks && !json_path) { /* a resumed run has one: its file */
         free(st);
@@ -762,7 +805,17 @@ static int run_exhaustive(const accuracy_options *o) {
         cJSON_Delete(started_env), cJSON_Delete(current_env);
         return status;
     }
+    /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
+    char *whole_command = command_without_dropped_words();
+    const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
+    checkpoint_target checkpoint = {json_path, result_command, started_by ? g_command : NULL, envs, false};
+    if (json_path && (o->checkpoint_given ? o->checkpoint_seconds : 60.0) > 0) {
+        st->spec.checkpoint = write_checkpoint;
+        st->spec.checkpoint_context = &checkpoint;
+        st->spec.checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : 60.0;
+    }
     ulpb_exhaustive_run(st);
+    st->spec.checkpoint = NULL;
     const bool complete = ulpb_exhaustive_complete(st);
 
     ulpb_result *r = calloc(1, sizeof *r);
@@ -775,9 +828,6 @@ static int run_exhaustive(const accuracy_options *o) {
     size_t md_len = 0;
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
-    /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
-    char *whole_command = command_without_dropped_words();
-    const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
     command_line(f, result_command);
     if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
@@ -1057,11 +1107,13 @@ static int cmd_accuracy(int argc, char **argv) {
             "K of N of every sampler's indices; ulpbench merge combines the shards.\n\n"
             "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
-            "                        [--resume FILE] [--max-chunks N]\n\n"
+            "                        [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
             "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
             "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
-            "SIGINT/SIGTERM (or --max-chunks) stop after the chunks in progress and write a partial result\n"
-            "(exit status 3) that --resume FILE continues; ulpbench merge combines shards.\n",
+            "SIGINT/SIGTERM/SIGHUP (or --max-chunks) stop after the chunks in progress and write a partial result\n"
+            "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
+            "result is also written every 60 s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
+            "resumes from there.\n",
             DEFAULT_SAMPLES, DEFAULT_SEED);
         return 0;
     }
@@ -1076,6 +1128,7 @@ static int cmd_accuracy(int argc, char **argv) {
         return run_exhaustive(&o);
     }
     if (o.max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
+    if (o.checkpoint_given) return fail("accuracy", "--checkpoint goes with --exhaustive");
     if (o.shard_given && (o.dtype_mask & ~((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
     if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");

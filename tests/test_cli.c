@@ -557,6 +557,40 @@ static double number_of(const cJSON *o, const char *key) {
     return item->valuedouble;
 }
 
+/* An exhaustive run killed outright (SIGKILL: no handler runs) leaves its last checkpoint, a whole partial result, and
+ * no temporary file; resumed, it gives the uninterrupted run's result. */
+static void exhaustive_checkpoint_survives_a_kill(void **state) {
+    (void)state;
+    char cmd[4096];
+    /* 32 chunks on one thread (a second or more), a checkpoint every 0.05 s, killed once the first is there */
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s && %s accuracy --op cos --dtype f32 --exhaustive --shard 1/128 --threads 1 --checkpoint 0.05 "
+             "--json %s --quiet >/dev/null 2>&1 & pid=$!; i=0; "
+             "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.01; i=$((i + 1)); done; kill -9 $pid; wait $pid; true",
+             path("ck"), ULPBENCH_BIN, path("ck/c.json"), path("ck/c.json"));
+    assert_int_equal(system(cmd), 0);
+    cJSON *doc = load_json("ck/c.json");
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "covered")) > 0);
+    cJSON_Delete(doc);
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = c.json", path("ck"));
+    if (system(cmd) != 0) fail_msg("files other than c.json in the directory of the killed run");
+    assert_int_equal(run("accuracy --resume $D/ck/c.json --quiet"), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 1/128 --json $D/ck/whole.json --quiet"),
+                     0);
+    doc = load_json("ck/c.json");
+    cJSON *whole = load_json("ck/whole.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(doc, "result"), cJSON_GetObjectItem(whole, "result"), true));
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(doc, "state"), cJSON_GetObjectItem(whole, "state"), true));
+    cJSON_Delete(doc);
+    cJSON_Delete(whole);
+    /* --checkpoint needs the file it writes, and an exhaustive run */
+    assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 1/128 --checkpoint 5 --quiet"), 2);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --samples 10 --checkpoint 5 --quiet"), 2);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --checkpoint -1 --json $D/ck/x.json"), 2);
+}
+
 /* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
 static void exhaustive_resume_keeps_the_command(void **state) {
     (void)state;
@@ -1368,6 +1402,7 @@ int main(void) {
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
+        cmocka_unit_test(exhaustive_checkpoint_survives_a_kill),
         cmocka_unit_test(named_baseline_is_skipped),
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),

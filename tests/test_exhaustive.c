@@ -138,7 +138,10 @@ static void fast_binary64_reference_agrees_with_mpfr(void **state) {
 }
 
 static ulpb_exhaustive_spec spec_for(const char *impl, ulpb_op_id op, bool mpfr, int index, int count) {
-    const ulpb_exhaustive_spec spec = {ulpb_entry_find(impl, op, ULPB_DTYPE_f32), mpfr, index, count, 0, false, 0};
+    const ulpb_exhaustive_spec spec = {.entry = ulpb_entry_find(impl, op, ULPB_DTYPE_f32),
+                                       .mpfr_reference = mpfr,
+                                       .shard_index = index,
+                                       .shard_count = count};
     assert_non_null(spec.entry);
     return spec;
 }
