@@ -809,7 +809,11 @@ static int run_exhaustive(const accuracy_options *o) {
     char *whole_command = command_without_dropped_words();
     const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
     checkpoint_target checkpoint = {json_path, result_command, started_by ? g_command : NULL, envs, false};
-    if (json_path && (o->checkpoint_given ? o->checkpoint_seconds : 60.0) > 0) {
+    /* checkpoints go to a regular file (or one still to be made), never to stdout, a device or a pipe */
+    struct stat json_stat;
+    const bool json_is_file =
+        json_path && (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
+    if (json_is_file && (o->checkpoint_given ? o->checkpoint_seconds : 60.0) > 0) {
         st->spec.checkpoint = write_checkpoint;
         st->spec.checkpoint_context = &checkpoint;
         st->spec.checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : 60.0;
