@@ -128,6 +128,10 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     sigaction(SIGINT, &stop, &old_int);
     sigaction(SIGTERM, &stop, &old_term);
     sigaction(SIGHUP, &stop, &old_hup);
+    /* a signal the caller ignores stays ignored (nohup, or SIGINT in a script's background job) */
+    if (old_int.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int, NULL);
+    if (old_term.sa_handler == SIG_IGN) sigaction(SIGTERM, &old_term, NULL);
+    if (old_hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old_hup, NULL);
 
     const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
     const double start = now_seconds();

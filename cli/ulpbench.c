@@ -571,9 +571,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 char *end;
                 errno = 0;
                 o->checkpoint_seconds = strtod(optarg, &end);
+                /* not more often than every millisecond: each checkpoint holds up the threads that finish a chunk */
                 if (!*optarg || isspace((unsigned char)*optarg) || *end || errno == ERANGE ||
-                    !(o->checkpoint_seconds >= 0 && o->checkpoint_seconds <= 1e9))
-                    return fail(sub, "--checkpoint needs seconds from 0 (none) to 1e9, got '%s'", optarg);
+                    !(o->checkpoint_seconds == 0 || (o->checkpoint_seconds >= 1e-3 && o->checkpoint_seconds <= 1e9)))
+                    return fail(sub, "--checkpoint needs 0 (never) or seconds from 0.001 to 1e9, got '%s'", optarg);
                 o->checkpoint_given = true;
             }
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
@@ -647,7 +648,7 @@ static const char *environment_difference(const cJSON *env_a, const cJSON *env_b
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
-        if (!*a && !*b) continue; /* both written before the entry was recorded ("source") */
+        if (!*a && !*b && strcmp(same_environment[k], "source") == 0) continue; /* both written before it was */
         if (!*a || !*b || strcmp(*a, *b) != 0) {
             if (!*a) *a = "missing";
             if (!*b) *b = "missing";
@@ -811,8 +812,8 @@ static int run_exhaustive(const accuracy_options *o) {
     checkpoint_target checkpoint = {json_path, result_command, started_by ? g_command : NULL, envs, false};
     /* checkpoints go to a regular file (or one still to be made), never to stdout, a device or a pipe */
     struct stat json_stat;
-    const bool json_is_file =
-        json_path && (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
+    const bool json_is_file = json_path && !ulpb_output_is_stdout(json_path) &&
+                              (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
     if (json_is_file && (o->checkpoint_given ? o->checkpoint_seconds : 60.0) > 0) {
         st->spec.checkpoint = write_checkpoint;
         st->spec.checkpoint_context = &checkpoint;
