@@ -121,17 +121,17 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         if (!st->done[c]) todo[todo_count++] = c;
     if (spec->max_chunks && (uint64_t)todo_count > spec->max_chunks) todo_count = (int)spec->max_chunks;
 
-    struct sigaction stop = {0}, old_int, old_term, old_hup;
+    static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+    enum { STOP_SIGNALS = sizeof stop_signals / sizeof stop_signals[0] };
+    struct sigaction stop = {0}, previous[STOP_SIGNALS];
     stop.sa_handler = request_stop;
     sigemptyset(&stop.sa_mask);
     g_stop_requested = 0;
-    sigaction(SIGINT, &stop, &old_int);
-    sigaction(SIGTERM, &stop, &old_term);
-    sigaction(SIGHUP, &stop, &old_hup);
-    /* a signal the caller ignores stays ignored (nohup, or SIGINT in a script's background job) */
-    if (old_int.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int, NULL);
-    if (old_term.sa_handler == SIG_IGN) sigaction(SIGTERM, &old_term, NULL);
-    if (old_hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old_hup, NULL);
+    for (int k = 0; k < STOP_SIGNALS; k++) {
+        sigaction(stop_signals[k], &stop, &previous[k]);
+        /* a signal the caller ignores stays ignored (nohup, or SIGINT in a script's background job) */
+        if (previous[k].sa_handler == SIG_IGN) sigaction(stop_signals[k], &previous[k], NULL);
+    }
 
     const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
     const double start = now_seconds();
@@ -186,9 +186,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         free(cr), free(in), free(out), free(refs);
     }
     st->interrupted = g_stop_requested != 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    for (int k = 0; k < STOP_SIGNALS; k++) sigaction(stop_signals[k], &previous[k], NULL);
     st->seconds += now_seconds() - start;
     sum_chunk_ulps(st);
 }

@@ -29,6 +29,7 @@
 enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
 static const unsigned long long DEFAULT_SEED = 20261130ull;
 static const unsigned long long DEFAULT_SAMPLES = 1000000ull;
+static const double DEFAULT_CHECKPOINT_SECONDS = 60.0; /* accuracy --exhaustive --json */
 /* ulpbench bench (its default sizes: ulpb_bench_default_sizes) */
 enum { DEFAULT_BENCH_ROUNDS = 41, QUICK_BENCH_ROUNDS = 11, QUICK_BENCH_SIZE = 4096 };
 
@@ -160,6 +161,17 @@ static int parse_u64(const char *text, unsigned long long *out) {
     errno = 0;
     *out = strtoull(text, &end, 10);
     return (errno || *end) ? -1 : 0;
+}
+
+/* A decimal number as written: strtod alone would take leading blanks, and give 0 or inf for a value beyond binary64's
+ * range (ERANGE), which would then stand for a figure the user did not write. NaN and inf are the caller's to refuse.
+ */
+static int parse_number(const char *text, double *out) {
+    if (!text || !*text || isspace((unsigned char)*text)) return -1;
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    return (errno == ERANGE || *end) ? -1 : 0;
 }
 
 /* Counts and seeds that the JSON outputs record as numbers (binary64): at most 2^53, where every integer is exact. */
@@ -520,13 +532,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->no_bench = true;
             break;
         case OPT_MAX_ULP: {
-            char *end;
+            double v;
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
-            errno = 0;
-            const double v = strtod(value, &end);
-            /* ERANGE: beyond binary64, or so small that it would gate at a rounded 0 the user did not write */
-            if (*value == 0 || isspace((unsigned char)*value) || *end || !(v >= 0) || v == INFINITY || errno == ERANGE)
+            if (parse_number(value, &v) || !(v >= 0) || v == INFINITY)
                 return fail(sub, "--max-ulp needs a finite non-negative number, got '%s'", value);
             o->max_ulp[dt] = v;
             break;
@@ -568,11 +577,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 o->reference_given = true;
             }
             if (c == OPT_CHECKPOINT) {
-                char *end;
-                errno = 0;
-                o->checkpoint_seconds = strtod(optarg, &end);
                 /* not more often than every millisecond: each checkpoint holds up the threads that finish a chunk */
-                if (!*optarg || isspace((unsigned char)*optarg) || *end || errno == ERANGE ||
+                if (parse_number(optarg, &o->checkpoint_seconds) ||
                     !(o->checkpoint_seconds == 0 || (o->checkpoint_seconds >= 1e-3 && o->checkpoint_seconds <= 1e9)))
                     return fail(sub, "--checkpoint needs 0 (never) or seconds from 0.001 to 1e9, got '%s'", optarg);
                 o->checkpoint_given = true;
@@ -681,19 +687,26 @@ static cJSON *combined_environment(const cJSON *const *envs, int count) {
     return env;
 }
 
-/* What an exhaustive run's checkpoints write: its JSON file, as the final result would be written at that point. */
+/* How an exhaustive run's result is recorded, at the end and in its checkpoints. */
 typedef struct {
     const char *json_path, *command, *resumed_with;
     const cJSON *const *envs; /* the started and current environments of a resumed run (envs[0] NULL otherwise) */
-    bool warned;
-} checkpoint_target;
+    bool warned;              /* a checkpoint could not be written */
+} exhaustive_record;
+
+/* The result's JSON document: the command that gives it in one go, the resuming one beside it, and for a resumed run
+ * the environments of both. */
+static cJSON *exhaustive_record_json(const exhaustive_record *record, const ulpb_exhaustive_state *st) {
+    cJSON *doc = ulpb_exhaustive_json(st, record->command);
+    if (record->resumed_with) cJSON_AddStringToObject(doc, "resumed_with", record->resumed_with);
+    if (record->envs[0])
+        cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(record->envs, 2));
+    return doc;
+}
 
 static void write_checkpoint(const ulpb_exhaustive_state *partial, void *context) {
-    checkpoint_target *target = context;
-    cJSON *doc = ulpb_exhaustive_json(partial, target->command);
-    if (target->resumed_with) cJSON_AddStringToObject(doc, "resumed_with", target->resumed_with);
-    if (target->envs[0])
-        cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(target->envs, 2));
+    exhaustive_record *target = context;
+    cJSON *doc = exhaustive_record_json(target, partial);
     char *text = cJSON_Print(doc), err[512];
     cJSON_Delete(doc);
     const ulpb_output output = {.path = target->json_path, .text = text ? text : ""};
@@ -809,15 +822,16 @@ static int run_exhaustive(const accuracy_options *o) {
     /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
     char *whole_command = command_without_dropped_words();
     const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
-    checkpoint_target checkpoint = {json_path, result_command, started_by ? g_command : NULL, envs, false};
+    exhaustive_record record = {json_path, result_command, started_by ? g_command : NULL, envs, false};
     /* checkpoints go to a regular file (or one still to be made), never to stdout, a device or a pipe */
     struct stat json_stat;
     const bool json_is_file = json_path && !ulpb_output_is_stdout(json_path) &&
                               (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
-    if (json_is_file && (o->checkpoint_given ? o->checkpoint_seconds : 60.0) > 0) {
+    const double checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : DEFAULT_CHECKPOINT_SECONDS;
+    if (json_is_file && checkpoint_seconds > 0) {
         st->spec.checkpoint = write_checkpoint;
-        st->spec.checkpoint_context = &checkpoint;
-        st->spec.checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : 60.0;
+        st->spec.checkpoint_context = &record;
+        st->spec.checkpoint_seconds = checkpoint_seconds;
     }
     ulpb_exhaustive_run(st);
     st->spec.checkpoint = NULL;
@@ -849,9 +863,7 @@ static int run_exhaustive(const accuracy_options *o) {
         fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
     }
     fclose(f);
-    cJSON *doc = ulpb_exhaustive_json(st, result_command);
-    if (started_by) cJSON_AddStringToObject(doc, "resumed_with", g_command);
-    if (started_env) cJSON_ReplaceItemInObjectCaseSensitive(doc, "environment", combined_environment(envs, 2));
+    cJSON *doc = exhaustive_record_json(&record, st);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md);
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
@@ -1117,9 +1129,9 @@ static int cmd_accuracy(int argc, char **argv) {
             "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
             "SIGINT/SIGTERM/SIGHUP (or --max-chunks) stop after the chunks in progress and write a partial result\n"
             "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
-            "result is also written every 60 s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
+            "result is also written every %g s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
             "resumes from there.\n",
-            DEFAULT_SAMPLES, DEFAULT_SEED);
+            DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_CHECKPOINT_SECONDS);
         return 0;
     }
     if (rc) return rc;
