@@ -1,6 +1,7 @@
 # Writes OUT, a header defining ULPB_SOURCE_ID: the commit of the tree in SRC that this build came from, with
-# "-dirty-" and the start of a hash of the uncommitted changes when there are any: tracked files (git diff HEAD, without
-# the user's diff settings) and new files in the source folders. "unknown" when SRC is not the top of a git checkout
+# "-dirty-" and the start of a hash of the uncommitted changes to what is built, when there are any: tracked files
+# (git diff HEAD, without the user's diff settings) and new files, both in the source folders (a README or a
+# regenerated bench.json does not change a result, so it does not make the build dirty). "unknown" when SRC is not the top of a git checkout
 # (a tarball, even one unpacked inside another repository). It runs at every build, not only at configure time, so a
 # commit made since then is seen; OUT is rewritten only when the text changes, so an unchanged tree recompiles nothing.
 set(id "unknown")
@@ -18,9 +19,10 @@ if(GIT_FOUND)
   endif()
   if(top_real AND top_real STREQUAL src_real)
     set(id "${commit}")
-    execute_process(COMMAND ${git} diff --no-ext-diff --no-textconv --binary HEAD --
+    set(source_paths CMakeLists.txt kernels reference accuracy bench cli tests)
+    execute_process(COMMAND ${git} diff --no-ext-diff --no-textconv --binary HEAD -- ${source_paths}
                     OUTPUT_VARIABLE changes ERROR_QUIET RESULT_VARIABLE diff_status)
-    execute_process(COMMAND ${git} ls-files -o --exclude-standard -- CMakeLists.txt kernels reference accuracy bench cli tests
+    execute_process(COMMAND ${git} ls-files -o --exclude-standard -- ${source_paths}
                     OUTPUT_VARIABLE new_files ERROR_QUIET)
     string(REPLACE "\n" ";" new_files "${new_files}")
     foreach(new_file IN LISTS new_files)
