@@ -67,7 +67,7 @@ static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_
 static inline double asin_magnitude(double ax, double *tail) {
     const uint64_t large = asin_large_mask(ax);
     const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
-    const double s = sqrt(w);
+    const double s = omk_sqrt(w);
     /* 1/(2s) without the divider: an integer estimate (within 5.1%) and one third-order step,
      * h0 (1 + t + t^2) with t = 1 - 2 s h0, within 2^-12.9 (0.00013 ulp of the result) */
     const double h0 = omk_double_from_bits(0x7fce623822fc16e6ull - omk_bits64(s));
@@ -159,7 +159,7 @@ static inline double asin_t_lo_half(double t_hi, double residual, int precise) {
  * that the scalar build reuses it for -b in asin_rotation_setup (GCC did not across the other fma calls: 15%
  * slower). */
 static inline int64_t asin_rotation_row(double ax, double *t_hi_out, double *residual_out) {
-    const double d_hi = fma(-ax, ax, 1.0), t_hi = sqrt(d_hi);
+    const double d_hi = fma(-ax, ax, 1.0), t_hi = omk_sqrt(d_hi);
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
     const int64_t row = (int64_t)(omk_bits64(fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
@@ -402,7 +402,7 @@ static inline double asin_f32_fast(float x) {                  /* returns asin |
     const float ax_f = omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
     const double ax = (double)ax_f;
     const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
-    const float s_f = sqrtf(fmaf(-0.5f, ax_f, 0.5f));
+    const float s_f = omk_sqrtf(fmaf(-0.5f, ax_f, 0.5f));
     /* s_f >= 2^-13 in every lane that is not redone; the 2^-126 keeps |x| = 1 off a division by 0 */
     const double s0 = (double)s_f, half_inv_s0 = (double)(0.5f / (s_f + 0x1p-126f));
     const double s = fma(fma(-s0, s0, w), half_inv_s0, s0), ax2 = ax * ax;
@@ -445,7 +445,7 @@ static inline float asin_f32_finish(float x, float magnitude) { return copysignf
  * asin |x| = v + v^3 A(z) with K_ASIN_POLY_H (2^-23.41) or pi/2 - 2 asin s, s = sqrtf((1 - |x|)/2) (exact argument).
  * Closer than asin_H_GUARD binary32 ulps to the result on every 16-bit input (half_guard_check). */
 static inline float asin_h_fast(float ax) {
-    const float w = fmaf(-0.5f, ax, 0.5f), s = sqrtf(w), ax2 = ax * ax;
+    const float w = fmaf(-0.5f, ax, 0.5f), s = omk_sqrtf(w), ax2 = ax * ax;
     const float v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
     const float asin_v = fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
     return ax >= 0.5f ? fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;

@@ -574,6 +574,11 @@ static inline double omk_select(uint64_t mask, double if_set, double if_clear) {
     return omk_double_from_bits((omk_bits64(if_set) & mask) | (omk_bits64(if_clear) & ~mask));
 }
 
+/* The square root instruction in every build: with -fno-math-errno GCC inlines sqrt() only when optimizing, and an
+ * unoptimized (Debug) build would call libm, which sets errno for |x| > 1. */
+static inline double omk_sqrt(double x) { return __builtin_sqrt(x); }
+static inline float omk_sqrtf(float x) { return __builtin_sqrtf(x); }
+
 /* Error-free sum (Knuth): a + b = s + err exactly. */
 static inline double omk_two_sum(double a, double b, double *err) {
     const double s = a + b;
