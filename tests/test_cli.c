@@ -65,6 +65,16 @@ static int one_line_with(const char *err, const char *needle) {
     return err && strstr(err, needle) && strchr(err, '\n') == err + strlen(err) - 1;
 }
 
+/* Runs `ulpbench ARGS` and fails unless it exits 2 with one line on stderr naming needle. */
+static void expect_usage_error(const char *args, const char *needle) {
+    const int status = run(args);
+    char *err = slurp(path("err.txt"));
+    if (status != 2 || !one_line_with(err, needle))
+        fail_msg("'ulpbench %s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", args, status, err,
+                 needle);
+    free(err);
+}
+
 /* Fails when a temporary file (".NAME.tmp.PID.N", or the older "NAME.tmpXXXXXX") is left in the
  * test directory or one of its subdirectories. */
 static void assert_no_temp_files_in(const char *dir) {
@@ -224,12 +234,7 @@ static void eval_rejects_bad_input(void **state) {
         {"eval --op asin --impl memcpy $D/ok.npy $D/bad.npy", "baseline", "bad.npy"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int status = run(cases[i].args);
-        char *err = slurp(path("err.txt"));
-        if (status != 2 || !one_line_with(err, cases[i].needle))
-            fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args, status, err,
-                     cases[i].needle);
-        free(err);
+        expect_usage_error(cases[i].args, cases[i].needle);
         if (exists(path(cases[i].out))) fail_msg("'%s' left %s behind", cases[i].args, cases[i].out);
         assert_no_temp_files();
     }
@@ -319,10 +324,7 @@ static void sampled_shards_merge(void **state) {
     char *big = slurp(path("big1.json"));
     assert_non_null(strstr(big, "\"seed\":\t9007199254740991"));
     free(big);
-    assert_int_equal(run("merge $D/big0.json $D/big1.json"), 2);
-    char *merge_err = slurp(path("err.txt"));
-    if (!one_line_with(merge_err, "different seed")) fail_msg("merge of two seeds: '%s'", merge_err);
-    free(merge_err);
+    expect_usage_error("merge $D/big0.json $D/big1.json", "different seed");
     assert_int_equal(run("merge $D/s0.json $D/s1.json"), 2); /* shard 2 missing */
     assert_int_equal(run("merge $D/s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f16 --shard 0/2"), 2);
@@ -406,10 +408,8 @@ static void sampled_shards_merge(void **state) {
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(other_source, "environment"), "source",
                               cJSON_CreateString("0123456789ab"));
     save_json(other_source, "scalar2src.json");
-    assert_int_equal(run("merge -o $D/merged_src.json $D/scalar0.json $D/scalar1.json $D/scalar2src.json"), 2);
-    err = slurp(path("err.txt"));
-    if (!one_line_with(err, "different environments (source")) fail_msg("stderr '%s'", err);
-    free(err);
+    expect_usage_error("merge -o $D/merged_src.json $D/scalar0.json $D/scalar1.json $D/scalar2src.json",
+                       "different environments (source");
     other_source = load_json("scalar2.json");
     cJSON_DeleteItemFromObject(cJSON_GetObjectItem(other_source, "environment"), "source");
     save_json(other_source, "scalar2src.json");
@@ -424,10 +424,7 @@ static void sampled_shards_merge(void **state) {
     }
     assert_int_equal(run("merge -o $D/merged_src.json $D/scalar0src.json $D/scalar1src.json $D/scalar2src.json"), 0);
     if (strcmp(omk_isa_in_use(), "scalar") != 0) {
-        assert_int_equal(run("merge $D/s0.json $D/scalar1.json $D/s2.json"), 2);
-        err = slurp(path("err.txt"));
-        if (!one_line_with(err, "different environments (omk_isa")) fail_msg("stderr '%s'", err);
-        free(err);
+        expect_usage_error("merge $D/s0.json $D/scalar1.json $D/s2.json", "different environments (omk_isa");
     }
     /* counters no run could have written are refused, not merged into a result that looks valid */
     static const struct {
@@ -727,10 +724,8 @@ static void named_baseline_is_skipped(void **state) {
     assert_int_equal(cJSON_GetArraySize(results), 1);
     assert_string_equal(string_of(cJSON_GetArrayItem(results, 0), "impl"), "omk");
     cJSON_Delete(doc);
-    assert_int_equal(run("accuracy --op asin --dtype bf16 --impl memcpy --quiet"), 2);
-    err = slurp(path("err.txt"));
-    if (!one_line_with(err, "nothing to run: 'memcpy', a throughput baseline")) fail_msg("stderr '%s'", err);
-    free(err);
+    expect_usage_error("accuracy --op asin --dtype bf16 --impl memcpy --quiet",
+                       "nothing to run: 'memcpy', a throughput baseline");
 }
 
 /* The fields Google Benchmark's JSON reporter writes and tools/compare.py reads, and one median
@@ -866,12 +861,7 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --sizes 64,128,64 --rounds 1 --op cos --dtype f16 --impl omk --quiet", "--sizes lists 64 twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int status = run(cases[i].args);
-        char *err = slurp(path("err.txt"));
-        if (status != 2 || !one_line_with(err, cases[i].needle))
-            fail_msg("'%s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args, status, err,
-                     cases[i].needle);
-        free(err);
+        expect_usage_error(cases[i].args, cases[i].needle);
     }
 }
 
@@ -943,12 +933,7 @@ static void usage_errors_are_one_line(void **state) {
         {"bench --range '1, 2'", "--range needs LO,HI"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int status = run(cases[i].args);
-        char *err = slurp(path("err.txt"));
-        if (status != 2 || !one_line_with(err, cases[i].needle))
-            fail_msg("'ulpbench %s': status %d, stderr '%s' (wanted exit 2 and one line with '%s')", cases[i].args,
-                     status, err, cases[i].needle);
-        free(err);
+        expect_usage_error(cases[i].args, cases[i].needle);
     }
     assert_false(exists("--quiet"));
     /* OMK_HALF16, like OMK_ISA, must name a method this run uses: libomk takes a typo for the default */
@@ -1384,10 +1369,7 @@ static void targets_gate_on_saved_runs(void **state) {
     /* a run that measured no target row (another size) */
     assert_int_equal(
         run("bench --op asin --dtype f64 --sizes 512 --rounds 3 --impl omk,glibc --quiet --json $D/t3.json"), 0);
-    assert_int_equal(run("targets $D/t3.json"), 2);
-    char *err = slurp(path("err.txt"));
-    if (!one_line_with(err, "no target is measured")) fail_msg("other size: stderr '%s'", err);
-    free(err);
+    expect_usage_error("targets $D/t3.json", "no target is measured");
 }
 
 static int setup(void **state) {
