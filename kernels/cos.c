@@ -12,7 +12,8 @@
  *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
  *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
  * Both are within 2^-67.96 relative (largest error of value + tail over 8 10^6 samples from uniform,
- *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin); a rounding test for the
+ *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin; 2^-67.82 after a search for
+ *   larger errors: ./build/f64_rounding_margin --search 10000000 100); a rounding test for the
  *   bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane in 4,000, and those
  *   are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about 60 ns), and for the
  *   few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed point (about 0.5 us).
@@ -208,7 +209,7 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
  * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
  * relative to the result (2^-16.96 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
- * result is value + tail (Fast2Sum), within 2^-67.96 relative as measured (f64_rounding_margin). Odd
+ * result is value + tail (Fast2Sum), within 2^-67.82 relative as measured (f64_rounding_margin --search). Odd
  * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
 typedef struct {
     double a_hi, a_lo, b_hi, b_lo; /* A = cos(m pi/512), B = -sin(m pi/512) as double-doubles */
@@ -341,8 +342,8 @@ static inline omk_f64_result cos_f64_huge(double x) {
 }
 
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
-/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.9 times the largest
- * error measured (2^-67.96, at the table cells next to the zeros of cos: f64_rounding_margin), and 2.3 times a
+/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.5 times the largest
+ * error found (2^-67.82, at the table cells next to the zeros of cos: f64_rounding_margin --search), and 2.3 times a
  * rough a-priori estimate (about seven binary64 roundings on the series term, at most 2^-16.96 of the result:
  * 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate (f64_rounding_margin). */
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)

@@ -6,7 +6,11 @@
  * exact result lies within eps of a binary64 rounding midpoint), and the share the fast paths' own test sends there.
  * MPFR at 300 bits is the truth.
  *   cmake --build build --target f64_rounding_margin && ./build/f64_rounding_margin [samples]
- * Samples from a fixed seed (default 10^6 per row). It also times the accurate phases of binary64 cos and asin. */
+ * Samples from a fixed seed (default 10^6 per row). It also times the accurate phases of binary64 cos and asin.
+ *   ./build/f64_rounding_margin --search [samples [rounds]]
+ * looks for larger errors of the fast paths than sampling finds: the worst inputs of its input sets (samples each,
+ * default 10^6) are kept, and each round tries 2000 neighbours of each, up to 2^44 ulps away (rounds default 20),
+ * keeping any with a larger error. */
 #include <errno.h>
 #include <mpfr.h>
 #include <omp.h>
@@ -216,7 +220,115 @@ static void time_accurate(void) {
     }
 }
 
+/* Error of the value + tail path p at in, against MPFR (t and e: 300-bit scratch). */
+static double path_error(path p, double in, mpfr_ptr t, mpfr_ptr e) {
+    double tail, rel_err, dist;
+    const double result = evaluate(p, in, &tail);
+    mpfr_set_d(t, in, MPFR_RNDN);
+    if (p == ASIN_FAST)
+        mpfr_asin(e, t, MPFR_RNDN);
+    else
+        mpfr_cos(e, t, MPFR_RNDN);
+    measure(e, result, tail, t, &rel_err, &dist);
+    return rel_err;
+}
+
+enum { SEARCH_KEEP = 64, SEARCH_TRIES = 2000 };
+typedef struct {
+    double input, error;
+} found;
+
+/* Adds f to the list (count kept, at most SEARCH_KEEP, largest error first) if it is among the largest. */
+static void keep_largest(found *list, int *count, found f) {
+    int i = SEARCH_KEEP - 1;
+    if (*count < SEARCH_KEEP)
+        i = (*count)++;
+    else if (list[i].error >= f.error)
+        return;
+    for (; i > 0 && list[i - 1].error < f.error; i--) list[i] = list[i - 1];
+    list[i] = f;
+}
+
+/* The largest error of path p over its input sets (samples each, from the same seeds as the sampled rows), then
+ * rounds of local search: a neighbour of a kept input (an offset of up to 2^s ulps, s uniform in 0..44, within
+ * [lo_x, hi_x)) replaces it when its error is larger. The same arguments give the same result on any thread count. */
+static void search(const char *name, path p, double lo_x, double hi_x, const spread *spreads, int spread_count,
+                   long samples, long rounds) {
+    found kept[SEARCH_KEEP];
+    int kept_count = 0;
+    double sampled_worst = 0.0;
+    for (int s = 0; s < spread_count; s++) {
+#pragma omp parallel
+        {
+            mpfr_t t, e;
+            mpfr_inits2(300, t, e, (mpfr_ptr)0);
+            found mine[SEARCH_KEEP];
+            int mine_count = 0;
+#pragma omp for schedule(static)
+            for (long i = 0; i < samples; i++) {
+                const double in = fabs(input_at(i, spreads[s], lo_x, hi_x, NULL, 0));
+                if (!(in >= lo_x && in < hi_x)) continue;
+                const found f = {in, path_error(p, in, t, e)};
+                keep_largest(mine, &mine_count, f);
+            }
+#pragma omp critical
+            for (int k = 0; k < mine_count; k++) keep_largest(kept, &kept_count, mine[k]);
+            mpfr_clears(t, e, (mpfr_ptr)0);
+        }
+    }
+    if (kept_count > 0) sampled_worst = kept[0].error;
+    for (long r = 0; r < rounds; r++) {
+#pragma omp parallel
+        {
+            mpfr_t t, e;
+            mpfr_inits2(300, t, e, (mpfr_ptr)0);
+#pragma omp for schedule(dynamic, 1)
+            for (int c = 0; c < kept_count; c++) {
+                for (int j = 0; j < SEARCH_TRIES; j++) {
+                    const uint64_t bits = splitmix64((uint64_t)r << 40 ^ (uint64_t)c << 20 ^ (uint64_t)j);
+                    const unsigned scale = (unsigned)(bits % 45);
+                    const uint64_t offset = (bits >> 8) & ((1ull << scale) - 1);
+                    const uint64_t at = omk_bits64(kept[c].input);
+                    const double in = omk_double_from_bits((bits >> 7) & 1 ? at + offset : at - offset);
+                    if (!(in >= lo_x && in < hi_x)) continue;
+                    const double error = path_error(p, in, t, e);
+                    if (error > kept[c].error) kept[c] = (found){in, error};
+                }
+            }
+            mpfr_clears(t, e, (mpfr_ptr)0);
+        }
+    }
+    double worst = 0.0, worst_input = 0.0;
+    for (int c = 0; c < kept_count; c++)
+        if (kept[c].error > worst) worst = kept[c].error, worst_input = kept[c].input;
+    printf("%s: %ld samples per input set, largest error 2^%.2f; after %ld round%s of %d neighbours of the %d worst: "
+           "2^%.2f at %a\n",
+           name, samples, log2(sampled_worst), rounds, rounds == 1 ? "" : "s", SEARCH_TRIES, kept_count, log2(worst),
+           worst_input);
+}
+
+static int search_main(int argc, char **argv) {
+    long values[2] = {1000000, 20};
+    int valid = argc <= 2;
+    for (int i = 0; valid && i < argc; i++) {
+        char *end = NULL;
+        errno = 0;
+        values[i] = strtol(argv[i], &end, 10);
+        valid = !errno && !*end && end != argv[i] && values[i] >= (i == 0 ? 1 : 0);
+    }
+    if (!valid) {
+        fprintf(stderr, "usage: f64_rounding_margin --search [samples >= 1 [rounds >= 0]]\n");
+        return 2;
+    }
+    static const spread cos_sets[] = {CELL_EDGE, NEAR_ZERO, UNIFORM}, asin_sets[] = {UNIFORM, LOG_UNIFORM};
+    search("cos fast path, |x| < 2^20", COS_FAST, 0x1p-27, 0x1p20, cos_sets, 3, values[0], values[1]);
+    search("cos huge path, 2^20 <= |x| < 2^40", COS_HUGE, 0x1p20, 0x1p40, cos_sets, 3, values[0], values[1]);
+    search("asin fast path, 2^-30 <= |x| < 1", ASIN_FAST, 0x1p-30, 1.0, asin_sets, 2, values[0], values[1]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--search") == 0) return search_main(argc - 2, argv + 2);
     char *end = NULL;
     errno = 0;
     const long samples = argc > 1 ? strtol(argv[1], &end, 10) : 1000000;
