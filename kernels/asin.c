@@ -10,8 +10,8 @@
  * table (asin_poly.h from asin.sollya; one load per lane in the vector builds: omk_read_rows4), asin u = u + u^3 Q(u^2)
  * with Q of degree 2 (K_ASIN_ROT_POLY, 2^-76.42). asin b + u_hi is summed error-free, the rest (below 2^-17 of the
  * result, u_lo's share of the series included) in binary64: value + tail within 2^-72.24 relative (largest error over 4
- * 10^6 samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin; 2^-72.10
- * after a search for larger errors: f64_rounding_margin --search 10000000 100). A rounding
+ * 10^6 samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin; 2^-72.07
+ * after a search for larger errors: f64_rounding_margin --search 30000000 200). A rounding
  *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 17,000 (f64_rounding_margin);
  *   those, and |x| > 1, infinities and NaN (whose NaN results fail the test), are redone by asin_f64_accurate: the same
  *   rotation in double-double (2^-87.78, 60 to 75 ns), and for the few it cannot settle, two Newton steps in
@@ -432,8 +432,8 @@ static inline double asin_f32_evaluate(double x, double aux) {
 #define asin_f32_huge          asin_f32_fast
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
-/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 17 times the largest
- * error found (2^-72.10, next to the first cell's edge: f64_rounding_margin --search) and about 10 times a rough
+/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 16 times the largest
+ * error found (2^-72.07, next to the first cell's edge: f64_rounding_margin --search) and about 10 times a rough
  * a-priori estimate (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21
  * elsewhere, and t to about 2^-76: 2^-71.5). It sends 1 lane in 16,400 to 20,000 to asin_f64_accurate over
  * f64_rounding_margin's input sets (1 in 24,000 lie within 2^-68 of a midpoint; the test's margin rejects some

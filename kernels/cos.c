@@ -12,13 +12,13 @@
  *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
  *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
  * Both are within 2^-67.96 relative (largest error of value + tail over 8 10^6 samples from uniform,
- *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin; 2^-67.82 after a search for
- *   larger errors: ./build/f64_rounding_margin --search 10000000 100); a rounding test for the
- *   bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane in 4,000, and those
- *   are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about 60 ns), and for the
- *   few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed point (about 0.5 us).
- *   Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples
- *   100000000 --reference fast) and on the 57 cos rows of the hard-case table (ctest).
+ *   log-uniform, near-zero and cell-edge input sets: ./build/f64_rounding_margin; 2^-67.82, and 2^-67.71 for
+ *   |x| >= 2^20, after a search for larger errors: ./build/f64_rounding_margin --search 30000000 200); a
+ *   rounding test for the bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane
+ *   in 4,000, and those are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about
+ *   60 ns), and for the few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed
+ *   point (about 0.5 us). Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64
+ *   --impl omk --samples 100000000 --reference fast) and on the 57 cos rows of the hard-case table (ctest).
  * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
  *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
@@ -342,10 +342,11 @@ static inline omk_f64_result cos_f64_huge(double x) {
 }
 
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
-/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.5 times the largest
- * error found (2^-67.82, at the table cells next to the zeros of cos: f64_rounding_margin --search), and 2.3 times a
- * rough a-priori estimate (about seven binary64 roundings on the series term, at most 2^-16.96 of the result:
- * 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate (f64_rounding_margin). */
+/* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.3 times the largest
+ * error found (2^-67.71 on the huge path, 2^-67.82 on the fast one at the table cells next to the zeros of cos:
+ * f64_rounding_margin --search), and 2.3 times a rough a-priori estimate (about seven binary64 roundings on the series
+ * term, at most 2^-16.96 of the result: 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate
+ * (f64_rounding_margin). */
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
 
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
