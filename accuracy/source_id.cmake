@@ -1,8 +1,8 @@
 # Writes OUT, a header defining ULPB_SOURCE_ID: the commit of the tree in SRC that this build came from, with
 # "-dirty-" and the start of a hash of the uncommitted changes to what is built, when there are any: tracked files
 # (git diff HEAD, without the user's diff settings) and new files, both in the source folders (a README or a
-# regenerated bench.json does not change a result, so it does not make the build dirty). "unknown" when SRC is not the top of a git checkout
-# (a tarball, even one unpacked inside another repository). It runs at every build, not only at configure time, so a
+# regenerated bench.json does not change a result, so it does not make the build dirty). "unknown" when SRC is not
+# the top of a git checkout (a tarball, even one unpacked inside another repository). It runs at every build, not only at configure time, so a
 # commit made since then is seen; OUT is rewritten only when the text changes, so an unchanged tree recompiles nothing.
 set(id "unknown")
 find_package(Git QUIET)

@@ -47,6 +47,16 @@ static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, doubl
 
 typedef enum { COS_FAST, COS_HUGE, COS_REFINE, ASIN_FAST, ASIN_REFINE, COS_DD, ASIN_DD } path;
 
+/* exact = asin(in) or cos(in) to exact's precision (x: scratch of at least 53 bits). */
+static void exact_value(int is_asin, double in, mpfr_ptr x, mpfr_ptr exact) {
+    mpfr_set_d(x, in, MPFR_RNDN);
+    if (is_asin)
+        mpfr_asin(exact, x, MPFR_RNDN);
+    else
+        mpfr_cos(exact, x, MPFR_RNDN);
+}
+static int path_is_asin(path p) { return p == ASIN_FAST || p == ASIN_REFINE || p == ASIN_DD; }
+
 /* The paths that return value + tail, in path order. */
 static omk_f64_result (*const value_tail_paths[])(double) = {cos_f64_fast, cos_f64_huge, cos_f64_refine, asin_f64_fast,
                                                              asin_f64_refine};
@@ -90,7 +100,7 @@ static double input_at(long i, spread how, double lo_x, double hi_x, const doubl
 
 static void run_listed(const char *name, path p, double lo_x, double hi_x, spread how, long samples,
                        const double *listed, long listed_count) {
-    const int is_asin = p == ASIN_FAST || p == ASIN_REFINE || p == ASIN_DD;
+    const int is_asin = path_is_asin(p);
     const long count = listed_count ? listed_count : samples;
     /* the fast paths' own rounding test (OMK_ARRAY_LOOP_F64): the share it sends to the accurate phases */
     const double factor = p == COS_FAST || p == COS_HUGE ? cos_F64_ROUNDING_FACTOR
@@ -110,11 +120,7 @@ static void run_listed(const char *name, path p, double lo_x, double hi_x, sprea
             double tail;
             const double result = evaluate(p, in, &tail);
             my_rejected += factor != 0.0 && fma(tail, factor, result) != result;
-            mpfr_set_d(x, in, MPFR_RNDN);
-            if (is_asin)
-                mpfr_asin(exact, x, MPFR_RNDN);
-            else
-                mpfr_cos(exact, x, MPFR_RNDN);
+            exact_value(is_asin, in, x, exact);
             double rel_err, dist;
             measure(exact, result, tail, tmp, &rel_err, &dist);
             if (rel_err > my_worst) my_worst = rel_err;
@@ -174,11 +180,7 @@ static void run_fixed(const char *name, int is_asin, double lo_x, double hi_x, s
                                       : cos_f64_fixed_unrounded(omk_bits64(in), &negative);
             fix_to_mpfr(value, v, exponent, word);
             if (negative) mpfr_neg(value, value, MPFR_RNDN);
-            mpfr_set_d(x, in, MPFR_RNDN);
-            if (is_asin)
-                mpfr_asin(exact, x, MPFR_RNDN);
-            else
-                mpfr_cos(exact, x, MPFR_RNDN);
+            exact_value(is_asin, in, x, exact);
             mpfr_sub(value, value, exact, MPFR_RNDN);
             mpfr_div(value, value, exact, MPFR_RNDN);
             const double rel_err = fabs(mpfr_get_d(value, MPFR_RNDN));
@@ -224,11 +226,7 @@ static void time_accurate(void) {
 static double path_error(path p, double in, mpfr_ptr t, mpfr_ptr e) {
     double tail, rel_err, dist;
     const double result = evaluate(p, in, &tail);
-    mpfr_set_d(t, in, MPFR_RNDN);
-    if (p == ASIN_FAST)
-        mpfr_asin(e, t, MPFR_RNDN);
-    else
-        mpfr_cos(e, t, MPFR_RNDN);
+    exact_value(path_is_asin(p), in, t, e);
     measure(e, result, tail, t, &rel_err, &dist);
     return rel_err;
 }
