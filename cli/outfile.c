@@ -194,11 +194,13 @@ int ulpb_write_full(int fd, const void *buf, size_t len) {
 }
 
 /* Writes one output's parts to fd; 0, or -1 with errno set (close() included: it can report deferred write
- * errors on NFS or with quotas). */
-static int write_parts(int fd, const ulpb_output *o) {
+ * errors on NFS or with quotas). A temporary file is synced before it replaces its target: renamed unsynced, a crash
+ * soon after (an exhaustive run's checkpoint is meant to survive one) could leave the target empty. */
+static int write_parts(int fd, const ulpb_output *o, bool sync) {
     const size_t len = o->len ? o->len : strlen(o->text);
     int error = ulpb_write_full(fd, o->text, len) != 0 ? errno : 0;
     if (!error && o->extra_len && ulpb_write_full(fd, o->extra, o->extra_len) != 0) error = errno;
+    if (!error && sync && fsync(fd) != 0) error = errno;
     if (close(fd) != 0 && !error) error = errno;
     errno = error;
     return error ? -1 : 0;
@@ -258,7 +260,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
             rc = -1;
             break;
         }
-        if (write_parts(fd, &outputs[i]) != 0) {
+        if (write_parts(fd, &outputs[i], true) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;
         }
@@ -275,7 +277,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
         } else {
             fd = open(wheres[i], O_WRONLY | O_NOCTTY | O_CLOEXEC);
         }
-        if (fd < 0 || write_parts(fd, &outputs[i]) != 0) {
+        if (fd < 0 || write_parts(fd, &outputs[i], false) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;
         }
