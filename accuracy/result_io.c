@@ -394,9 +394,12 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
         double index, n;
         const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
-        if (ulpb_json_get_number(shard, "index", &index, err, len) ||
-            ulpb_json_get_number(shard, "count", &n, err, len))
+        char why[128];
+        if (ulpb_json_get_number(shard, "index", &index, why, sizeof why) ||
+            ulpb_json_get_number(shard, "count", &n, why, sizeof why)) {
+            snprintf(err, len, "%s: shard: %s", names[i], why);
             return NULL;
+        }
         if (i == 0) shard_count = n;
         if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n || index != floor(index) ||
             n != floor(n)) {
@@ -509,9 +512,12 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
     }
     uint64_t samples_count, seed_value;
-    if (ulpb_json_get_count(docs[0], "samples", &samples_count, err, len) ||
-        ulpb_json_get_count(docs[0], "seed", &seed_value, err, len))
+    char why[128];
+    if (ulpb_json_get_count(docs[0], "samples", &samples_count, why, sizeof why) ||
+        ulpb_json_get_count(docs[0], "seed", &seed_value, why, sizeof why)) {
+        snprintf(err, len, "%s: %s", names[0], why);
         goto done;
+    }
     {
         const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),
                                    0,       1};

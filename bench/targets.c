@@ -131,6 +131,17 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
 /* The context fields two runs must share to be compared. */
 static const char *const same_environment[] = {
     "cpu", "compiler", "library_build_type", "omk", "omk_isa", "omk_half16", "glibc", "sleef", "ulpbench", "source"};
+/* The fields that tell one run from another. */
+static const char *const run_identity[] = {"date", "command"};
+
+/* The first of those fields and of same_environment that context lacks as a string, or NULL. */
+static const char *missing_context_field(const cJSON *context) {
+    for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++)
+        if (!cJSON_IsString(cJSON_GetObjectItem(context, same_environment[k]))) return same_environment[k];
+    for (size_t k = 0; k < sizeof run_identity / sizeof run_identity[0]; k++)
+        if (!cJSON_IsString(cJSON_GetObjectItem(context, run_identity[k]))) return run_identity[k];
+    return NULL;
+}
 
 /* A ratio rounded down to two decimals, so that a printed ratio never reaches a target the measured one misses
  * (floor(100 x) alone would print 0.29 as 0.28: 100 * 0.29 is 28.999999999999996). */
@@ -193,6 +204,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             snprintf(err, err_len,
                      "%s: no benchmark results (not the JSON of ulpbench bench, nor a report made without --no-bench)",
                      names[i]);
+            return -1;
+        }
+        /* without them a file says nothing of where it was measured, and a copy of a run could not be told apart */
+        const char *missing = missing_context_field(contexts[i]);
+        if (missing) {
+            snprintf(err, err_len, "%s: its context has no \"%s\" (not the JSON of ulpbench bench or report)", names[i],
+                     missing);
             return -1;
         }
         for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++) {

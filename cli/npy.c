@@ -116,9 +116,14 @@ static int malformed(parser *p, const char *what) {
     return -1;
 }
 
-static int echo_len(size_t len) { return (int)(len > NPY_ECHO_MAX ? NPY_ECHO_MAX : len); }
-
-static const char *echo_ellipsis(size_t len) { return len > NPY_ECHO_MAX ? "..." : ""; }
+/* Text of the header, quoted in a message: at most NPY_ECHO_MAX characters (then "..."), a byte outside printable ASCII
+ * as '?' (a header is ASCII; echoing other bytes raw could put invalid UTF-8 or escape sequences on a terminal). */
+static const char *echo(char buf[NPY_ECHO_MAX + 4], const char *text, size_t len) {
+    const size_t shown = len > NPY_ECHO_MAX ? NPY_ECHO_MAX : len;
+    for (size_t i = 0; i < shown; i++) buf[i] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
+    strcpy(buf + shown, len > shown ? "..." : "");
+    return buf;
+}
 
 /* Quoted string without escapes; NumPy never emits escapes in the keys or descrs we accept. */
 static int parse_string(parser *p, const char **str, size_t *len) {
@@ -253,7 +258,8 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
             seen = &h->have_shape;
             rc = parse_shape(&p, h->shape, &h->ndim);
         } else {
-            set_err(err, err_len, "malformed header: unexpected key '%.*s%s'", echo_len(kl), k, echo_ellipsis(kl));
+            char shown[NPY_ECHO_MAX + 4];
+            set_err(err, err_len, "malformed header: unexpected key '%s'", echo(shown, k, kl));
             return -1;
         }
         if (rc < 0) return -1;
@@ -299,8 +305,8 @@ static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, si
             return -1;
         }
     }
-    set_err(err, err_len, "unsupported dtype '%.*s%s' (supported: <f2, <f4, <f8, <u2)", echo_len(len), d,
-            echo_ellipsis(len));
+    char shown[NPY_ECHO_MAX + 4];
+    set_err(err, err_len, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2)", echo(shown, d, len));
     return -1;
 }
 

@@ -123,6 +123,23 @@ int ulpb_output_check(const char *path, char *err, size_t err_len) {
             free(tmp);
             rc = 0;
         }
+        /* An existing file is replaced by a rename, which its own permissions do not stop: refused as the shell's
+         * "> FILE" would refuse it (a file made read-only to keep it). In a sticky directory (/tmp) only its owner or
+         * the directory's may rename over it: found out only at the end of the run, the result would be lost. */
+        struct stat target;
+        if (rc == 0 && stat(where, &target) == 0 && S_ISREG(target.st_mode)) {
+            const uid_t me = geteuid();
+            if (access(where, W_OK) != 0) {
+                snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+                rc = -1;
+            } else if ((st.st_mode & S_ISVTX) && me != 0 && target.st_uid != me && st.st_uid != me) {
+                snprintf(err, err_len,
+                         "cannot write '%s': another user's file in a directory with the sticky bit (as /tmp), which "
+                         "only its owner may replace",
+                         path);
+                rc = -1;
+            }
+        }
     }
     free(dir);
     free(where);

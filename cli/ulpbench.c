@@ -54,8 +54,13 @@ static int fail(const char *sub, const char *fmt, ...) {
  * one line, ours: ':' is a missing value, '?' an unknown option (optopt: its letter for a short
  * one, 0 for a long one; a long one given a value it does not take has optopt set and an '='). */
 static const struct option *g_long_options; /* the table of the last next_option call, for bad_option */
+/* next_option's code for an option with a value given a second time, and that option's name */
+enum { OPTION_GIVEN_TWICE = -2 };
+static const char *g_repeated_option;
 
 static int bad_option(const char *sub, int c, int argc, char **argv) {
+    if (c == OPTION_GIVEN_TWICE)
+        return fail(sub, "option '--%s' given twice: only one value is used (try --help)", g_repeated_option);
     const char *word = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
     const int len = (int)strcspn(word, "=");
     if (c == ':') return fail(sub, "option '%.*s' needs a value (try --help)", len, word);
@@ -76,14 +81,28 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
 
 /* getopt_long, except that a value given as the next word must not look like a long option: "--json --quiet" would
  * otherwise write a file named --quiet and leave quiet mode off. Such a value is reported as missing (':', with
- * optind back on the option for bad_option); "--json=--x" is taken as given. */
+ * optind back on the option for bad_option); "--json=--x" is taken as given. An option with a value given twice is
+ * OPTION_GIVEN_TWICE (getopt keeps the last: "--json a --json b" would silently write b only), except the thresholds
+ * that take one DTYPE=VALUE each. Each process parses one command line. */
 static int next_option(int argc, char **argv, const char *shortopts, const struct option *opts, int *longindex) {
+    static bool given[64];
+    if (opts != g_long_options) memset(given, 0, sizeof given);
     g_long_options = opts;
     const int c = getopt_long(argc, argv, shortopts, opts, longindex);
     if (c != -1 && c != '?' && c != ':' && optarg && optind >= 2 && optarg == argv[optind - 1] &&
         strncmp(optarg, "--", 2) == 0) {
         optind--;
         return ':';
+    }
+    for (int i = 0; c != -1 && c != '?' && c != ':' && i < 64 && opts[i].name; i++) {
+        if (opts[i].val != c || opts[i].has_arg != required_argument || strcmp(opts[i].name, "max-ulp") == 0 ||
+            strcmp(opts[i].name, "max-misrounded") == 0)
+            continue;
+        if (given[i]) {
+            g_repeated_option = opts[i].name;
+            return OPTION_GIVEN_TWICE;
+        }
+        given[i] = true;
     }
     return c;
 }
@@ -102,16 +121,23 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
     return 0;
 }
 
-/* The command line as one shell-safe string for the reports: words of only safe characters as they are, others
- * in single quotes (' as '\\''), and words with control characters (a newline would break the Markdown line) in
- * bash's $'...' with octal escapes. */
+/* The environment variables that choose what a run measures, as "NAME=value " words before the command it records:
+ * without them, the command run again could give other rows or another omk build. Set in main before anything
+ * (ulpb_limit_omk_to_available_isas) sets OMK_ISA itself. */
+static char **g_env_words;
+static int g_env_count;
+
+/* The command line as one shell-safe string for the reports, after g_env_words: words of only safe characters as they
+ * are, others in single quotes (' as '\\''), and words with control characters (a newline would break the Markdown
+ * line) in bash's $'...' with octal escapes. */
 static char *join_command(int argc, char **argv) {
     size_t len = 1;
-    for (int i = 0; i < argc; i++) len += strlen(argv[i]) * 4 + 4;
+    const int total = g_env_count + argc;
+    for (int i = 0; i < total; i++) len += strlen(i < g_env_count ? g_env_words[i] : argv[i - g_env_count]) * 4 + 4;
     char *s = calloc(len, 1), *p = s;
     if (!s) return NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *word = argv[i];
+    for (int i = 0; i < total; i++) {
+        const char *word = i < g_env_count ? g_env_words[i] : argv[i - g_env_count];
         bool plain = *word != 0, control = false;
         for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
             if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
@@ -536,7 +562,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             if (parse_number(value, &v) || !(v >= 0) || v == INFINITY)
-                return fail(sub, "--max-ulp needs a finite non-negative number, got '%s'", value);
+                return fail(sub, "--max-ulp needs a finite non-negative number within binary64's range, got '%s'",
+                            value);
             o->max_ulp[dt] = v;
             break;
         }
@@ -1409,37 +1436,14 @@ static char *path_join(const char *dir, const char *name) {
     return p;
 }
 
-static int cmd_report(int argc, char **argv) {
-    accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED, .output_dir = "."};
-    default_gate(&o);
-    const int rc = accuracy_getopt("report", argc, argv, &o, true);
-    if (rc < 0) {
-        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"
-               "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
-               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
-               "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
-               "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
-               "the Markdown tables and writes DIR/report.json and DIR/report.md. Gate for production (omk)\n"
-               "rows: no special-value mismatch, and per dtype misrounded <= N and max ULP <= X (defaults, omk's\n"
-               "promise: 0 misrounded for f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks\n"
-               "correctly rounded, max 0.51 ULP for f64; accuracy/registry.def). --max-misrounded DTYPE=N also\n"
-               "sets the limit of that dtype's correctly rounded kernels.\n"
-               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
-               "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
-               "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
-               DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
-        return 0;
-    }
-    if (rc) return rc;
-    if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
-    if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    if (check_sampling_options("report", &o)) return EXIT_USAGE;
-    char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
+/* The report of cmd_report's options, into o->output_dir. */
+static int report_into_dir(accuracy_options *o) {
+    char *json_path = path_join(o->output_dir, "report.json"), *md_path = path_join(o->output_dir, "report.md");
     const char *const outputs[] = {json_path, md_path};
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = check_outputs("report", outputs, 2);
-    if (status == 0) status = run_accuracy("report", &o, results, &count);
+    if (status == 0) status = run_accuracy("report", o, results, &count);
     if (status) {
         free(json_path), free(md_path), free(results);
         return status;
@@ -1449,14 +1453,14 @@ static int cmd_report(int argc, char **argv) {
     cJSON *thresholds = cJSON_AddObjectToObject(gate, "thresholds");
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
         cJSON *t = cJSON_AddObjectToObject(thresholds, ulpb_dtypes[d].name);
-        if (o.max_misrounded[d] >= 0) cJSON_AddNumberToObject(t, "max_misrounded", (double)o.max_misrounded[d]);
-        if (o.max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o.max_ulp[d]);
+        if (o->max_misrounded[d] >= 0) cJSON_AddNumberToObject(t, "max_misrounded", (double)o->max_misrounded[d]);
+        if (o->max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o->max_ulp[d]);
         cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
     }
     cJSON *held_to_zero = cJSON_AddArrayToObject(gate, "correctly_rounded");
     for (int i = 0; i < count; i++)
         if (results[i].entry->role == ULPB_ROLE_PRODUCTION && results[i].entry->correctly_rounded &&
-            !o.misrounded_given[results[i].entry->dtype])
+            !o->misrounded_given[results[i].entry->dtype])
             cJSON_AddItemToArray(held_to_zero, cJSON_CreateString(results[i].entry->description));
     cJSON *failures = cJSON_AddArrayToObject(gate, "failures");
     char *gate_text = NULL;
@@ -1469,20 +1473,20 @@ static int cmd_report(int argc, char **argv) {
         gated_rows++;
         const int d = r->entry->dtype;
         const long long max_misrounded =
-            r->entry->correctly_rounded && !o.misrounded_given[d] ? 0 : o.max_misrounded[d];
+            r->entry->correctly_rounded && !o->misrounded_given[d] ? 0 : o->max_misrounded[d];
         char why[200] = "";
         if (r->total.special_mismatches > 0)
             snprintf(why, sizeof why, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
         else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
             snprintf(why, sizeof why, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded,
                      max_misrounded);
-        else if (o.max_ulp[d] >= 0 && r->total.max_ulp > o.max_ulp[d]) {
+        else if (o->max_ulp[d] >= 0 && r->total.max_ulp > o->max_ulp[d]) {
             /* the limit as given (%.17g would print 0.1 as 0.10000000000000001), the error rounded up */
             char measured[32], limit[32];
             ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
             for (int digits = 1; digits <= 17; digits++) {
-                snprintf(limit, sizeof limit, "%.*g", digits, o.max_ulp[d]);
-                if (strtod(limit, NULL) == o.max_ulp[d]) break;
+                snprintf(limit, sizeof limit, "%.*g", digits, o->max_ulp[d]);
+                if (strtod(limit, NULL) == o->max_ulp[d]) break;
             }
             snprintf(why, sizeof why, "max ULP %s > %s", measured, limit);
         }
@@ -1511,19 +1515,19 @@ static int cmd_report(int argc, char **argv) {
                 cJSON_GetArraySize(failures), gated_rows, gated_rows == 1 ? "" : "s");
     fclose(gf);
 
-    const ulpb_run_info run = {g_command, o.seed, o.samples, "mpfr", 0, 1};
+    const ulpb_run_info run = {g_command, o->seed, o->samples, "mpfr", 0, 1};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
-    if (!o.no_bench) {
-        ulpb_bench_spec spec = {.op_mask = o.op_mask,
-                                .dtype_mask = o.dtype_mask,
+    if (!o->no_bench) {
+        ulpb_bench_spec spec = {.op_mask = o->op_mask,
+                                .dtype_mask = o->dtype_mask,
                                 .sizes = {QUICK_BENCH_SIZE},
                                 .size_count = 1,
                                 .rounds = QUICK_BENCH_ROUNDS,
-                                .seed = o.seed,
-                                .progress = !o.quiet};
-        for (int k = 0; k < o.impl_count; k++) spec.impls[spec.impl_count++] = o.impls[k];
+                                .seed = o->seed,
+                                .progress = !o->quiet};
+        for (int k = 0; k < o->impl_count; k++) spec.impls[spec.impl_count++] = o->impls[k];
         char *bench_md;
         cJSON *throughput;
         status = run_bench("report", "ulpbench report: throughput", &spec, &bench_md, &throughput);
@@ -1565,6 +1569,45 @@ static int cmd_report(int argc, char **argv) {
     free(json_path), free(md_path), free(md), free(gate_text);
     cJSON_Delete(doc);
     free(results);
+    return status;
+}
+
+static int cmd_report(int argc, char **argv) {
+    accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED, .output_dir = "."};
+    default_gate(&o);
+    const int rc = accuracy_getopt("report", argc, argv, &o, true);
+    if (rc < 0) {
+        printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"
+               "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
+               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
+               "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
+               "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
+               "the Markdown tables and writes DIR/report.json and DIR/report.md (DIR is made if its parent\n"
+               "exists; default: .). Gate for production (omk)\n"
+               "rows: no special-value mismatch, and per dtype misrounded <= N and max ULP <= X (defaults, omk's\n"
+               "promise: 0 misrounded for f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks\n"
+               "correctly rounded, max 0.51 ULP for f64; accuracy/registry.def). --max-misrounded DTYPE=N also\n"
+               "sets the limit of that dtype's correctly rounded kernels.\n"
+               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
+               "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
+               "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
+               DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
+        return 0;
+    }
+    if (rc) return rc;
+    if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
+    if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
+    if (check_sampling_options("report", &o)) return EXIT_USAGE;
+    /* DIR is made when it does not exist (its parent must), and removed again when the run fails before writing */
+    struct stat dir_stat;
+    bool made_dir = false;
+    if (stat(o.output_dir, &dir_stat) != 0 && errno == ENOENT) {
+        if (mkdir(o.output_dir, 0777) != 0)
+            return fail("report", "cannot make --output-dir '%s': %s", o.output_dir, strerror(errno));
+        made_dir = true;
+    }
+    const int status = report_into_dir(&o);
+    if (made_dir && status != 0) rmdir(o.output_dir); /* fails, as it should, once a report is in it */
     return status;
 }
 
@@ -1613,6 +1656,9 @@ static int cmd_eval(int argc, char **argv) {
     if (argc - optind != 2) return fail("eval", "expected IN.npy and OUT.npy, got %d path(s)", argc - optind);
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
     if (check_outputs("eval", &out_path, 1)) return EXIT_USAGE;
+    /* the input would be gone with nothing to say which op replaced it: as merge does with its -o */
+    if (ulpb_output_same(out_path, in_path))
+        return fail("eval", "'%s' names the input '%s'; write the result to a new file", out_path, in_path);
 
     char err[512];
     npy_array a;
@@ -1717,6 +1763,24 @@ int main(int argc, char **argv) {
                 forced_half16, omk_isa_in_use(), omk_half16_method());
         return EXIT_USAGE;
     }
+    /* OMK_ISA must not name a build ULPB_DISABLE_ISA rules out: the run would stand for a CPU without that ISA and
+     * still measure it */
+    for (int isa = ULPB_ISA_NONE + 1; forced_isa && isa < ULPB_ISA_COUNT; isa++)
+        if (strcmp(forced_isa, ulpb_isa_name((ulpb_isa)isa)) == 0 && !ulpb_isa_available((ulpb_isa)isa)) {
+            fprintf(stderr, "ulpbench: OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables\n", forced_isa,
+                    getenv("ULPB_DISABLE_ISA"));
+            return EXIT_USAGE;
+        }
+    static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16"};
+    char *env_words[sizeof recorded_variables / sizeof *recorded_variables];
+    for (size_t k = 0; k < sizeof recorded_variables / sizeof *recorded_variables; k++) {
+        const char *value = getenv(recorded_variables[k]);
+        if (!value || !*value) continue;
+        const size_t len = strlen(recorded_variables[k]) + strlen(value) + 2;
+        if (!(env_words[g_env_count] = malloc(len))) continue;
+        snprintf(env_words[g_env_count++], len, "%s=%s", recorded_variables[k], value);
+    }
+    g_env_words = env_words;
     ulpb_limit_omk_to_available_isas();
     char *command = join_command(argc, argv);
     g_command = command;
@@ -1748,5 +1812,6 @@ int main(int argc, char **argv) {
     }
     free(command);
     free(g_dropped);
+    for (int i = 0; i < g_env_count; i++) free(env_words[i]);
     return checked_exit_status(status);
 }

@@ -153,7 +153,9 @@ static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) 
     char text[1024];
     snprintf(
         text, sizeof text,
-        "{\"context\": {\"date\": \"d%d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\"},"
+        "{\"context\": {\"date\": \"d%d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\","
+        " \"compiler\": \"g\", \"library_build_type\": \"release\", \"omk_half16\": \"compute\", \"glibc\": \"2\","
+        " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\"},"
         " \"benchmarks\": [{\"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
         ++runs, isa, dtype, ratios);
     cJSON *doc = cJSON_Parse(text);
@@ -322,6 +324,14 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "a.json: no benchmark results"));
     assert_int_equal(strlen(table), 0); /* nothing printed */
+    free(table);
+    cJSON_Delete(docs[0]);
+    /* results without a context that says where and when they were measured */
+    docs[0] = cJSON_Parse("{\"context\": {}, \"benchmarks\": [{\"run_name\": \"asin/f64/omk/4096/unit\", "
+                          "\"ratio_to_sleef-u10-avx512\": 1.1}]}");
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.json: its context has no \"cpu\""));
+    assert_int_equal(strlen(table), 0);
     free(table);
     cJSON_Delete(docs[0]);
     docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": \"fast\"", "avx512");

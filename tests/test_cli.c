@@ -238,6 +238,16 @@ static void eval_rejects_bad_input(void **state) {
         if (exists(path(cases[i].out))) fail_msg("'%s' left %s behind", cases[i].args, cases[i].out);
         assert_no_temp_files();
     }
+    /* the input as the output, by the same name or another: refused, the input kept */
+    struct stat st;
+    assert_int_equal(stat(path("ok.npy"), &st), 0);
+    char *before = slurp(path("ok.npy"));
+    expect_usage_error("eval --op cos $D/ok.npy $D/ok.npy", "names the input");
+    expect_usage_error("eval --op cos $D/ok.npy $D/./ok.npy", "names the input");
+    char *after = slurp(path("ok.npy"));
+    assert_memory_equal(before, after, (size_t)st.st_size);
+    free(before);
+    free(after);
 }
 
 static const char *string_of(const cJSON *o, const char *key);
@@ -459,6 +469,11 @@ static void sampled_shards_merge(void **state) {
         save_json(edited_doc, "s2bad.json");
         expect_merge_refused("samplers differ", "samplers missing");
     }
+    /* a shard whose shard record is no object: the message names the file */
+    cJSON *bad_shard = load_json("s2.json");
+    cJSON_ReplaceItemInObject(bad_shard, "shard", cJSON_CreateString("2/3"));
+    save_json(bad_shard, "s2bad.json");
+    expect_merge_refused("s2bad.json: shard: missing or non-numeric \"index\"", "shard as a string");
     /* a shard without an environment is named as such, not as one from another environment */
     cJSON *no_env = load_json("s2.json");
     cJSON_DeleteItemFromObject(no_env, "environment");
@@ -540,6 +555,16 @@ static void report_gates(void **state) {
     const cJSON *gated_rows = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), "gated_rows");
     assert_true(cJSON_IsNumber(gated_rows) && gated_rows->valuedouble == 0);
     cJSON_Delete(doc);
+    /* a new DIR is made (its parent must exist), and not left behind by a run that writes nothing to it */
+    assert_int_equal(run("report --op cos --dtype f16 --impl omk --quiet --no-bench --output-dir $D/new_dir"), 0);
+    assert_true(exists(path("new_dir/report.json")) && exists(path("new_dir/report.md")));
+    expect_usage_error("report --op cos --dtype f16 --quiet --no-bench --output-dir $D/no/dir",
+                       "cannot make --output-dir");
+    setenv("ULPB_DISABLE_ISA", "avx2", 1);
+    expect_usage_error("report --op cos --dtype f16 --impl sleef-u10-avx2 --quiet --no-bench --output-dir $D/unused",
+                       "nothing to run");
+    unsetenv("ULPB_DISABLE_ISA");
+    assert_false(exists(path("unused")));
 }
 
 static const char *string_of(const cJSON *o, const char *key) {
@@ -609,10 +634,12 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
     assert_non_null(strstr(string_of(doc, "resumed_with"), "--resume"));
     cJSON_Delete(doc);
-    /* given twice (the last one counts), as "--max-chunks N" and "--max-chunks=N": both left out */
-    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --max-chunks 2 --shard 2/2048 --max-chunks=1 "
-                         "--quiet --json $D/ex3.json"),
-                     3);
+    /* as "--max-chunks=N" too; given twice, refused (getopt would keep the last) */
+    expect_usage_error("accuracy --op asin --dtype f32 --exhaustive --max-chunks 2 --shard 2/2048 --max-chunks=1 "
+                       "--quiet --json $D/ex3.json",
+                       "option '--max-chunks' given twice");
+    assert_int_equal(
+        run("accuracy --op asin --dtype f32 --exhaustive --shard 2/2048 --max-chunks=1 --quiet --json $D/ex3.json"), 3);
     doc = load_json("ex3.json");
     assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 2/2048 --quiet --json"));
     assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
@@ -931,6 +958,15 @@ static void usage_errors_are_one_line(void **state) {
         {"bench --op cos --markdown --quiet", "option '--markdown' needs a value"},
         {"bench --range ' 1,2'", "--range needs LO,HI"},
         {"bench --range '1, 2'", "--range needs LO,HI"},
+        /* an option's value given twice: getopt would keep the last and drop the first silently */
+        {"accuracy --op cos --dtype f16 --json $D/a.json --json $D/b.json", "option '--json' given twice"},
+        {"accuracy --op cos --op asin --dtype f16", "option '--op' given twice"},
+        {"bench --json $D/a.json --json=$D/b.json", "option '--json' given twice"},
+        {"eval --op cos --op asin $D/in.npy $D/out.npy", "option '--op' given twice"},
+        {"merge -o $D/m.json --output $D/n.json $D/a.json", "option '--output' given twice"},
+        {"hard-cases --op cos --op asin", "option '--op' given twice"},
+        {"report --no-bench --output-dir $D --seed 1 --seed 2", "option '--seed' given twice"},
+        {"report --no-bench --output-dir $D --max-ulp f64=1e-310", "within binary64's range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expect_usage_error(cases[i].args, cases[i].needle);
@@ -980,8 +1016,8 @@ static void unwritable_output_fails_before_the_run(void **state) {
         {"bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/h4.json "
          "--markdown $D/nodir/h4.md",
          "nodir/h4.md", "h4.json"},
-        {"report --op cos --dtype f16 --impl omk --no-bench --quiet --output-dir $D/nodir", "nodir/report.json",
-         "nodir"},
+        {"report --op cos --dtype f16 --impl omk --no-bench --quiet --output-dir $D/nodir/sub",
+         "cannot make --output-dir '" /* the path follows */, "nodir"},
         {"merge -o $D/nodir/m.json $D/no-such-shard.json", "nodir/m.json", "nodir"},
         /* one file named for both outputs: the second would silently replace the first */
         {"accuracy --op cos --dtype f16 --impl omk --quiet --json $D/h5 --markdown $D/h5", "h5", "h5"},
@@ -1184,6 +1220,8 @@ static void results_name_the_omk_build(void **state) {
     unsetenv("OMK_ISA");
     doc = load_json("i.json");
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "omk_isa"), "scalar");
+    if (strncmp(string_of(cJSON_GetObjectItem(doc, "context"), "command"), "OMK_ISA=scalar ", 15) != 0)
+        fail_msg("command '%s' leaves out OMK_ISA", string_of(cJSON_GetObjectItem(doc, "context"), "command"));
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "context"), "source"), source);
     cJSON_Delete(doc);
     md = slurp(path("i.md"));
@@ -1200,7 +1238,18 @@ static void unavailable_entries_are_skipped(void **state) {
     cJSON *doc = load_json("u.json");
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"),
                         omk_isa_supported(OMK_ISA_AVX2) ? "avx2" : "scalar");
+    /* the recorded command sets it too: run again without it, the command would give other rows */
+    if (strncmp(string_of(doc, "command"), "ULPB_DISABLE_ISA=avx512 ", 24) != 0)
+        fail_msg("command '%s' leaves out ULPB_DISABLE_ISA", string_of(doc, "command"));
     cJSON_Delete(doc);
+    /* OMK_ISA may not name a build it rules out */
+    setenv("OMK_ISA", "avx512", 1);
+    assert_int_equal(run("list"), 2);
+    char *conflict = slurp(path("err.txt"));
+    if (!one_line_with(conflict, "OMK_ISA=avx512 names a build that ULPB_DISABLE_ISA=avx512 disables"))
+        fail_msg("OMK_ISA=avx512 ULPB_DISABLE_ISA=avx512: stderr '%s'", conflict);
+    free(conflict);
+    unsetenv("OMK_ISA");
     setenv("ULPB_DISABLE_ISA", "avx2", 1); /* no AVX2 means no AVX-512 either: only omk and glibc run */
     assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
     doc = load_json("u.json");

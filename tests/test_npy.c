@@ -454,6 +454,10 @@ static void test_reject_unsupported_dtype(void **state) {
     char hdr[512];
     snprintf(hdr, sizeof hdr, "{'descr': '%0300d', 'fortran_order': False, 'shape': (5,), }", 7);
     expect_v1_fail(hdr, 20, "...' (supported");
+    /* bytes outside ASCII are echoed as '?': raw, they could be invalid UTF-8 */
+    expect_v1_fail("{'descr': '<f4\xe9\xff', 'fortran_order': False, 'shape': (5,), }", 20,
+                   "unsupported dtype '<f4?"
+                   "?' (supported");
     /* a structured dtype (numpy writes its descr as a list of fields) is a valid file, not a malformed header */
     expect_v1_fail("{'descr': [('a', '<f4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,), }", 12,
                    "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, <f8, <u2)");
