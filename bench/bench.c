@@ -16,17 +16,21 @@
 const size_t ulpb_bench_default_sizes[] = {4096, 16777216};
 const int ulpb_bench_default_size_count = sizeof ulpb_bench_default_sizes / sizeof ulpb_bench_default_sizes[0];
 
-size_t ulpb_bench_blocks(size_t size) {
-    const size_t blocks = size ? ULPB_BENCH_ROUND_ELEMENTS / size : 1;
+size_t ulpb_bench_blocks(size_t size, size_t element_bytes) {
+    size_t blocks = size ? ULPB_BENCH_ROUND_ELEMENTS / size : 1;
+    if (size && element_bytes && blocks > ULPB_BENCH_ROUND_BYTES / (size * element_bytes))
+        blocks = ULPB_BENCH_ROUND_BYTES / (size * element_bytes);
     return blocks < 1 ? 1 : blocks > ULPB_BENCH_MAX_BLOCKS ? ULPB_BENCH_MAX_BLOCKS : blocks;
 }
 
-uint64_t ulpb_bench_elements_per_round(size_t size) { return (uint64_t)ulpb_bench_blocks(size) * size; }
+uint64_t ulpb_bench_elements_per_round(size_t size, size_t element_bytes) {
+    return (uint64_t)ulpb_bench_blocks(size, element_bytes) * size;
+}
 
 int ulpb_bench_rounds(size_t size, int rounds) {
     if (size < ULPB_BENCH_LARGE_SIZE) return rounds;
     /* a memory-bound pass is long (16 Mi elements against 128 Ki), but P10 and P90 need some rounds */
-    const int fewer = rounds / 4;
+    const int fewer = (rounds / 4) | 1;
     return fewer >= 5 ? fewer : rounds < 5 ? rounds : 5;
 }
 
@@ -154,12 +158,13 @@ typedef struct {
     size_t size;
 } group;
 
-/* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass,
- * starting with a different member each round. Fills count results. */
+/* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass, in an order shuffled
+ * each round from the seed: with a fixed cycle each member would always follow the same one (omk memcpy, whose
+ * non-temporal stores at 16 Mi leave no dirty lines to write back) and inherit its state. Fills count results. */
 static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_result *results, int first, char *err,
                       size_t err_len) {
     const ulpb_dtype_id dtype = g->members[0]->dtype;
-    const size_t bytes = ulpb_dtypes[dtype].bytes, blocks = ulpb_bench_blocks(g->size);
+    const size_t bytes = ulpb_dtypes[dtype].bytes, blocks = ulpb_bench_blocks(g->size, bytes);
     const size_t in_bytes = blocks * g->size * bytes, out_bytes = g->size * bytes;
     /* aligned_alloc wants a multiple of the alignment */
     unsigned char *in = aligned_alloc(64, (in_bytes + 63) & ~(size_t)63);
@@ -181,12 +186,24 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
 
     const double clock_overhead = cpu_clock_overhead_ns();
     uint64_t calls = 0, elements = 0;
+    const uint64_t order_stream = splitmix64(seed ^ name_hash(g->inputs->name) ^ ((uint64_t)g->size << 20) ^
+                                             name_hash(g->members[0]->impl) ^ (uint64_t)dtype);
     for (int r = 0; r < rounds; r++) {
+        int order[ULPB_BENCH_MAX_GROUP];
+        for (int p = 0; p < g->count; p++) order[p] = p;
+        for (int p = g->count - 1; p > 0; p--) { /* Fisher-Yates */
+            const int q =
+                (int)(splitmix64(order_stream + (uint64_t)r * ULPB_BENCH_MAX_GROUP + (uint64_t)p) % (uint64_t)(p + 1));
+            const int swap = order[p];
+            order[p] = order[q], order[q] = swap;
+        }
         for (int p = 0; p < g->count; p++) {
-            const int m = (p + r) % g->count;
+            const int m = order[p];
             const sample s = time_pass(g->members[m], in, out, g->size, blocks);
             wall[m * rounds + r] = s.wall_ns / (double)s.elements;
-            cpu[m * rounds + r] = fmax(s.cpu_ns - clock_overhead, 0.0) / (double)s.elements;
+            /* a thread's CPU time cannot exceed the wall time; what the clock's own cost leaves above it is taken off
+             */
+            cpu[m * rounds + r] = fmin(fmax(s.cpu_ns - clock_overhead, 0.0), s.wall_ns) / (double)s.elements;
             calls = s.calls;
             elements = s.elements;
         }
@@ -445,7 +462,9 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     }
     cJSON_AddStringToObject(ctx, "timing",
                             "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration "
-                            "is one call; ns_per_element = real_time / size); items_per_second: elements per second; "
+                            "is one call; ns_per_element = real_time / size; cpu_time from the thread's CPU clock less "
+                            "its own reading cost, at most the wall time of each pass); the implementations run in an "
+                            "order shuffled every round; items_per_second: elements per second; "
                             "spread: (P90 - P10) / median of the per-round times; ratio_to_X: median over rounds of "
                             "this throughput / X's throughput in the same round (> 1: faster than X)");
     return ctx;
@@ -542,8 +561,10 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
             ulpb_bench_size_label(label, sizeof label, spec->sizes[s]);
             fprintf(out, ", %d at %s", ulpb_bench_rounds(spec->sizes[s], spec->rounds), label);
         }
-    fprintf(out, "; below %zu Ki elements a round cycles through up to %d distinct input blocks.\n",
-            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_MAX_BLOCKS);
+    fprintf(out,
+            "; the order of the implementations is shuffled every round; below %zu Ki elements a round cycles through "
+            "up to %d distinct input blocks (at most %zu KiB of input).\n",
+            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_MAX_BLOCKS, ULPB_BENCH_ROUND_BYTES >> 10);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             bool any = false;
@@ -580,7 +601,9 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
                         const double ratio = ulpb_bench_ratio_to(results, r, "omk");
                         fprintf(out, " %.3g", 1.0 / r->ns_per_element);
                         if (!isnan(ratio)) fprintf(out, " (%.2f×)", ratio);
-                        fprintf(out, " ±%.0f%% |", 100.0 * r->spread);
+                        if (r->rounds >= 3) /* P10 and P90 of one or two rounds say nothing */
+                            fprintf(out, " ±%.0f%%", 100.0 * r->spread);
+                        fputs(" |", out);
                     }
                 }
                 fputc('\n', out);

@@ -1,6 +1,6 @@
 /* Throughput of registry entries: elements per ns at given array sizes over the registry's input
  * sets. The implementations of an (op, dtype, size, input set) group are interleaved within each
- * round, in an order that rotates every round, because this machine's speed drifts between and
+ * round, in an order shuffled every round (from the seed), because this machine's speed drifts between and
  * within processes: only ratios measured in the same round are stable. */
 #ifndef ULPB_BENCH_H
 #define ULPB_BENCH_H
@@ -21,6 +21,9 @@ enum {
 /* A round processes up to this many elements, cycling through distinct blocks when the size is
  * smaller: replaying one block lets the branch predictor learn it. */
 #define ULPB_BENCH_ROUND_ELEMENTS ((size_t)1 << 17)
+/* ... and its blocks hold at most this many bytes of input, so that a cache-resident size stays in a 1 MiB L2 with
+ * its output (32 blocks of 4 Ki binary64 would fill it: 16 are timed). */
+#define ULPB_BENCH_ROUND_BYTES ((size_t)512 << 10)
 /* Sizes from here on are memory-bound and run fewer rounds (see ulpb_bench_rounds). */
 #define ULPB_BENCH_LARGE_SIZE ((size_t)1 << 20)
 #define ULPB_BENCH_MAX_SIZE   ((size_t)1 << 27)
@@ -61,11 +64,13 @@ typedef struct {
 extern const size_t ulpb_bench_default_sizes[];
 extern const int ulpb_bench_default_size_count;
 
-/* Distinct input blocks per round, and the elements one round processes at this size. */
-size_t ulpb_bench_blocks(size_t size);
-uint64_t ulpb_bench_elements_per_round(size_t size);
-/* Rounds at this size: `rounds` when cache-resident, a quarter of them (at least 5, or `rounds` if fewer) from
- * ULPB_BENCH_LARGE_SIZE on. */
+/* Distinct input blocks per round, and the elements one round processes, at this size of elements of this many
+ * bytes. */
+size_t ulpb_bench_blocks(size_t size, size_t element_bytes);
+uint64_t ulpb_bench_elements_per_round(size_t size, size_t element_bytes);
+/* Rounds at this size: `rounds` when cache-resident, a quarter of them made odd (at least 5, or `rounds` if fewer)
+ * from ULPB_BENCH_LARGE_SIZE on: an odd count has a middle round, so that the ratios of two implementations to each
+ * other stay exact reciprocals. */
 int ulpb_bench_rounds(size_t size, int rounds);
 
 /* Elements first .. first + n - 1 of an input set for a seed: uniform in [lo, hi], rounded to

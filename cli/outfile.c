@@ -210,9 +210,8 @@ int ulpb_write_full(int fd, const void *buf, size_t len) {
     return 0;
 }
 
-/* Writes one output's parts to fd; 0, or -1 with errno set (close() included: it can report deferred write
- * errors on NFS or with quotas). A temporary file is synced before it replaces its target: renamed unsynced, a crash
- * soon after (an exhaustive run's checkpoint is meant to survive one) could leave the target empty. */
+/* Writes one output's parts to fd, synced to disk with sync; 0, or -1 with errno set (close() included: it can report
+ * deferred write errors on NFS or with quotas). */
 static int write_parts(int fd, const ulpb_output *o, bool sync) {
     const size_t len = o->len ? o->len : strlen(o->text);
     int error = ulpb_write_full(fd, o->text, len) != 0 ? errno : 0;
@@ -277,7 +276,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
             rc = -1;
             break;
         }
-        if (write_parts(fd, &outputs[i], true) != 0) {
+        if (write_parts(fd, &outputs[i], outputs[i].sync) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;
         }

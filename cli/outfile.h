@@ -7,6 +7,7 @@
 #ifndef ULPB_OUTFILE_H
 #define ULPB_OUTFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* 0 when path can be written: a regular file, or a new one, whose directory takes a new file (checked by
@@ -36,9 +37,13 @@ typedef struct {
     size_t len;        /* 0: strlen(text) */
     const void *extra; /* optional second part written after text (a .npy array's data) */
     size_t extra_len;
+    /* synced to disk before it replaces its target: renamed unsynced, a crash soon after could leave the target
+     * empty, which for an exhaustive run's checkpoint or result would lose hours of work (other outputs are made
+     * again in minutes, and eval's, timed by hyperfine, would time the disk) */
+    bool sync;
 } ulpb_output;
 
-/* Writes every output to its temporary file (synced to disk), then the outputs that are devices or pipes, and
+/* Writes every output to its temporary file, then the outputs that are devices or pipes, and
  * renames the temporary files into place only when all were written; on failure every temporary file is removed and no
  * regular target has been touched (unless a rename itself fails part-way, which on one directory already
  * written to is not expected). 0 on success, -1 with err set. */

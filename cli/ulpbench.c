@@ -380,11 +380,12 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
 }
 
 /* Writes the JSON and/or Markdown outputs all or nothing: through temporary files renamed into
- * place only once every one is written, so a failure leaves no half-written set behind. Then, only when they were
+ * place only once every one is written, so a failure leaves no half-written set behind (the JSON synced to disk first
+ * with sync_json). Then, only when they were
  * written, prints the Markdown (if any) on stdout: last, so that a reader that closes the pipe early (| head) cannot
  * stop the files from being written. */
-static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc,
-                         const char *markdown) {
+static int write_outputs(const char *sub, const char *json_path, const char *md_path, cJSON *doc, const char *markdown,
+                         bool sync_json) {
     char err[512];
     ulpb_output outputs[2];
     int count = 0;
@@ -394,7 +395,7 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
         if (text && (json_text = malloc(strlen(text) + 2))) sprintf(json_text, "%s\n", text);
         cJSON_free(text);
         if (!json_text) return fail(sub, "out of memory");
-        outputs[count++] = (ulpb_output){.path = json_path, .text = json_text};
+        outputs[count++] = (ulpb_output){.path = json_path, .text = json_text, .sync = sync_json};
     }
     if (md_path) outputs[count++] = (ulpb_output){.path = md_path, .text = markdown};
     const int rc = ulpb_write_outputs(outputs, count, err, sizeof err);
@@ -736,7 +737,7 @@ static void write_checkpoint(const ulpb_exhaustive_state *partial, void *context
     cJSON *doc = exhaustive_record_json(target, partial);
     char *text = cJSON_Print(doc), err[512];
     cJSON_Delete(doc);
-    const ulpb_output output = {.path = target->json_path, .text = text ? text : ""};
+    const ulpb_output output = {.path = target->json_path, .text = text ? text : "", .sync = true};
     /* a failed checkpoint leaves the file as it was (the last one); the run goes on and writes its result at the end */
     if ((!text || ulpb_write_outputs_in_run(&output, 1, err, sizeof err)) && !target->warned) {
         fprintf(stderr, "ulpbench accuracy: checkpoint not written (the run goes on): %s\n",
@@ -891,7 +892,7 @@ static int run_exhaustive(const accuracy_options *o) {
     }
     fclose(f);
     cJSON *doc = exhaustive_record_json(&record, st);
-    status = write_outputs(sub, json_path, o->markdown_path, doc, md);
+    status = write_outputs(sub, json_path, o->markdown_path, doc, md, true); /* hours of work: synced */
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
                 json_path ? "the partial result can be resumed with --resume" : "no --json, nothing saved");
@@ -993,7 +994,7 @@ static int cmd_merge(int argc, char **argv) {
             cJSON_AddItemToArray(parts, part);
         }
         if (out_path) {
-            status = write_outputs("merge", out_path, NULL, merged_doc, NULL);
+            status = write_outputs("merge", out_path, NULL, merged_doc, NULL, false);
         } else {
             char *text = cJSON_Print(merged_doc);
             if (puts(text) == EOF || fflush(stdout) != 0) g_stdout_errno = errno;
@@ -1194,7 +1195,7 @@ static int cmd_accuracy(int argc, char **argv) {
                                    o.shard_given ? o.shard_count : 1};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
-        status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md);
+        status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md, false);
         cJSON_Delete(doc);
         free(md);
     }
@@ -1368,18 +1369,19 @@ static int cmd_bench(int argc, char **argv) {
                    "asin: [-1, 1]; fixed seed S, default %llu). --range LO,HI times inputs uniform in [LO, HI]\n"
                    "instead, for every selected op (within the range of every selected dtype).\n\n"
                    "Each (op, dtype, size, input set) group runs interleaved: after one warm-up pass each, every\n"
-                   "round times one pass of every implementation, starting with a different one each round. A pass\n"
+                   "round times one pass of every implementation, in an order shuffled each round (from S). A pass\n"
                    "is one call per input block; sizes below %zu elements cycle through up to %d distinct blocks\n"
-                   "so the branch predictor cannot learn them. Rounds: N (default %d) below %zu elements, N/4\n"
-                   "(at least 5, or N if fewer) from there on. --quick: size %d and %d rounds unless given.\n\n"
+                   "(at most %zu KiB of input) so the branch predictor cannot learn them. Rounds: N (default %d)\n"
+                   "below %zu elements, N/4 made odd (at least 5, or N if fewer) from there on. --quick: size %d\n"
+                   "and %d rounds unless given.\n\n"
                    "Reported per implementation: the median over rounds of ns per element (elements as counted by\n"
                    "the timing loop) and elements/ns, the spread (P90 - P10) / median, and its throughput relative\n"
                    "to every other implementation measured in the same rounds (the Markdown shows the ratio to\n"
                    "omk). Prints Markdown (rows implementations, columns size x input set); --json writes Google\n"
                    "Benchmark JSON (real_time: ns per call of `size` elements; items_per_second: elements/s) that\n"
                    "compare.py reads. Progress goes to stderr unless --quiet.\n",
-                   DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, DEFAULT_BENCH_ROUNDS,
-                   ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
+                   DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, ULPB_BENCH_ROUND_BYTES >> 10,
+                   DEFAULT_BENCH_ROUNDS, ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
             return 0;
         default:
             return bad_option("bench", c, argc, argv);
@@ -1421,7 +1423,7 @@ static int cmd_bench(int argc, char **argv) {
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
     if (status) return status;
-    status = write_outputs("bench", json_path, md_path, doc, md);
+    status = write_outputs("bench", json_path, md_path, doc, md, false);
     cJSON_Delete(doc);
     free(md);
     return status;
@@ -1564,7 +1566,7 @@ static int report_into_dir(accuracy_options *o) {
             return fail("report", "out of memory");
         }
     }
-    status = write_outputs("report", json_path, md_path, doc, md);
+    status = write_outputs("report", json_path, md_path, doc, md, false);
     if (status == 0 && !passed) status = EXIT_GATE;
     free(json_path), free(md_path), free(md), free(gate_text);
     cJSON_Delete(doc);

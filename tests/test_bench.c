@@ -20,15 +20,20 @@
 
 static void sizes_blocks_and_rounds(void **state) {
     (void)state;
-    assert_int_equal(ulpb_bench_blocks(4096), 32); /* 4 Ki cycles through 32 distinct blocks */
-    assert_int_equal(ulpb_bench_blocks(1), 32);
-    assert_int_equal(ulpb_bench_blocks(65536), 2);
-    assert_int_equal(ulpb_bench_blocks(16777216), 1);
-    assert_int_equal(ulpb_bench_elements_per_round(4096), 32 * 4096);
-    assert_int_equal(ulpb_bench_elements_per_round(5000), 26 * 5000);
-    assert_int_equal(ulpb_bench_elements_per_round(16777216), 16777216);
+    assert_int_equal(ulpb_bench_blocks(4096, 4), 32); /* 4 Ki cycles through 32 distinct blocks */
+    assert_int_equal(ulpb_bench_blocks(4096, 2), 32);
+    assert_int_equal(ulpb_bench_blocks(4096, 8), 16); /* 512 KiB of binary64 input, not 1 MiB */
+    assert_int_equal(ulpb_bench_blocks(1, 8), 32);
+    assert_int_equal(ulpb_bench_blocks(65536, 2), 2);
+    assert_int_equal(ulpb_bench_blocks(65536, 8), 1);
+    assert_int_equal(ulpb_bench_blocks(16777216, 4), 1);
+    assert_int_equal(ulpb_bench_elements_per_round(4096, 4), 32 * 4096);
+    assert_int_equal(ulpb_bench_elements_per_round(5000, 2), 26 * 5000);
+    assert_int_equal(ulpb_bench_elements_per_round(5000, 8), 13 * 5000);
+    assert_int_equal(ulpb_bench_elements_per_round(16777216, 8), 16777216);
     assert_int_equal(ulpb_bench_rounds(4096, 41), 41);
-    assert_int_equal(ulpb_bench_rounds(16777216, 41), 10);
+    assert_int_equal(ulpb_bench_rounds(16777216, 41), 11); /* odd: a middle round */
+    assert_int_equal(ulpb_bench_rounds(16777216, 21), 5);
     assert_int_equal(ulpb_bench_rounds(16777216, 9), 5);
     assert_int_equal(ulpb_bench_rounds(16777216, 2), 2);
 }
@@ -108,8 +113,9 @@ static void results_count_what_they_time(void **state) {
         const ulpb_bench_result *r = &results[i];
         assert_true(ulpb_bench_selects(&spec, r->entry));
         assert_int_equal(r->inputs->op, ULPB_OP_cos);
-        assert_int_equal(r->calls_per_round, ulpb_bench_blocks(r->size));
-        assert_int_equal(r->elements_per_round, ulpb_bench_elements_per_round(r->size));
+        const size_t bytes = ulpb_dtypes[r->entry->dtype].bytes;
+        assert_int_equal(r->calls_per_round, ulpb_bench_blocks(r->size, bytes));
+        assert_int_equal(r->elements_per_round, ulpb_bench_elements_per_round(r->size, bytes));
         assert_int_equal(r->rounds, 3);
         assert_true(r->ns_per_element > 0 && r->spread >= 0);
         assert_int_equal(r->group_count, 3);
@@ -221,6 +227,15 @@ static void targets_compare_same_round_ratios(void **state) {
     free(table);
     cJSON_Delete(docs[1]);
 
+    /* 0.8 - 2^-53 times 100 rounds to 80: printed as 0.80, it would read as reaching the 16 Mi target it misses */
+    cJSON *memory_bound = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02", "avx512");
+    cJSON *row = cJSON_Parse("{\"run_name\": \"asin/f64/omk/16777216/unit\", \"ratio_to_memcpy\": 0.7999999999999999}");
+    cJSON_AddItemToArray(cJSON_GetObjectItem(memory_bound, "benchmarks"), row);
+    assert_int_equal(targets_of(&memory_bound, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| 16 Mi | ≥ 0.80× | 0.79× | memcpy | no |\n");
+    free(table);
+    cJSON_Delete(memory_bound);
+
     /* the same run twice (a copy) would count twice */
     docs[1] = cJSON_Duplicate(docs[0], true);
     assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
@@ -310,8 +325,17 @@ static void targets_leave_out_loaded_runs(void **state) {
     free(table);
     assert_int_equal(targets_of(docs, 3, true, &table, &summary, err, sizeof err), 0);
     /* 5.0 < 0.8 * 9.0 is left out; 8.0 is not */
-    assert_row(table, "| ≥ 1.00× | 1.01–1.05× | sleef-u10-avx512 | yes (2 of 2 runs; 1 loaded left out) |\n");
+    assert_row(table, "| ≥ 1.00× | 1.01–1.05× | sleef-u10-avx512 | yes (2 of 2 runs; 1 loaded left out, with them 2 "
+                      "of 3, lowest 0.80×) |\n");
     assert_int_equal(summary.met_everyone, 1);
+    free(table);
+    /* as many loaded runs as quiet ones: too few quiet runs for a "yes" */
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(docs[2], "benchmarks"), 1), "elements_per_ns",
+                              cJSON_CreateNumber(6.0));
+    assert_int_equal(targets_of(docs, 3, true, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 1.05× | sleef-u10-avx512 | no (1 of 1 run; 2 loaded left out, no fewer than the "
+                      "runs kept, with them 2 of 3, lowest 0.80×) |\n");
+    assert_int_equal(summary.met_everyone, 0);
     free(table);
     for (int i = 0; i < 3; i++) cJSON_Delete(docs[i]);
 }
