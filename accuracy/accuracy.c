@@ -60,12 +60,13 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
     for (int b = 0; b < ULPB_HIST_BINS; b++) into->histogram[b] += from->histogram[b];
 }
 
-void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y) {
+void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y, bool y_signaling) {
     s->inputs++;
-    switch (ref_compare(ref, y)) {
+    switch (y_signaling ? REF_SPECIAL_MISMATCH : ref_compare(ref, y)) {
     case REF_SPECIAL_MISMATCH:
         s->special_mismatches++;
-        if (!s->has_special_example) {
+        /* ties go to the smaller bit pattern, as in ulpb_stats_merge: a whole run and its merged shards agree */
+        if (!s->has_special_example || bits < s->special_bits) {
             s->has_special_example = true;
             s->special_bits = bits;
             s->special_got = y;
@@ -84,7 +85,7 @@ void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *
     s->ulp_sum += err;
     s->ulp_count++;
     s->histogram[hist_bin(err, ref->exact && y == ref->exact_hi)]++;
-    if (!s->has_worst || err > s->max_ulp) {
+    if (!s->has_worst || err > s->max_ulp || (err == s->max_ulp && bits < s->worst_bits)) {
         s->has_worst = true;
         s->max_ulp = err;
         s->worst_bits = bits;
@@ -244,8 +245,9 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
             results[r].entry->fn(in, out, n);
             results[r].seconds += now_seconds() - t1; /* the call alone, as exhaustive runs count it */
             for (size_t i = 0; i < n; i++) {
-                const double y = ref_decode(&dt->format, unpack(dt->bytes, out, i));
-                ulpb_stats_record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i], y);
+                const uint64_t y_bits = unpack(dt->bytes, out, i);
+                ulpb_stats_record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i],
+                                  ref_decode(&dt->format, y_bits), ref_is_signaling_nan(&dt->format, y_bits));
             }
         }
         done += n;

@@ -102,7 +102,10 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
         cr->reference_seconds += now_seconds() - t1;
         for (uint32_t i = 0; i < BATCH; i++) {
             const uint64_t misrounded_before = cr->stats.misrounded;
-            ulpb_stats_record(&cr->stats, base + block + i, (double)in[i], &refs[i], (double)out[i]);
+            uint32_t out_bits;
+            memcpy(&out_bits, &out[i], sizeof out_bits);
+            ulpb_stats_record(&cr->stats, base + block + i, (double)in[i], &refs[i], (double)out[i],
+                              ref_is_signaling_nan(binary32, out_bits));
             if (cr->stats.misrounded > misrounded_before && cr->misrounded_listed < ULPB_MISROUNDED_LIST_MAX)
                 cr->misrounded[cr->misrounded_listed++] = base + block + i;
         }

@@ -65,8 +65,9 @@ static uint64_t sample_cos_large(layout l, const uint64_t r[2]) {
     return compose(l, r[1] >> 63, lo + r[1] % (max_exp_field - lo + 1), r[0]);
 }
 
-/* The format's nearest value to k*pi/2, then up to 4 ulps either side; k log-uniform up to
- * 2^(p+8), so both small and huge multiples appear. */
+/* The format's nearest value to k*pi/2 for an odd k (the zeros of cos), then up to 4 ulps either side; k log-uniform
+ * up to 2^(p+8), so both small and huge multiples appear. Beyond k ~ 2^(p-3) four ulps span more than pi/2 (and for
+ * binary64 beyond 2^53 k itself rounds to an even number): those inputs are large arguments, not near-zeros. */
 static uint64_t sample_cos_near_pio2(layout l, ulpb_dtype_id dtype, const uint64_t r[2]) {
     static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
                         pio2_lo = -0x1.f1976b7ed8fbcp-110;
@@ -79,11 +80,13 @@ static uint64_t sample_cos_near_pio2(layout l, ulpb_dtype_id dtype, const uint64
     return (uint64_t)((int64_t)bits + offset) | ((r[1] >> 63) << (l.total_bits - 1));
 }
 
-/* 1 - j ulps with j log-uniform in [1, 2^(p-1)], either sign: the square-root branch of asin. */
+/* 1 - j ulps with j log-uniform in [1, 2^(p-1)) (an octave [2^(b-1), 2^b) drawn uniformly, then j in it), either sign:
+ * the square-root branch of asin. The small octaves hold few values, which therefore repeat (j = 1 in 1 of p - 1
+ * samples). */
 static uint64_t sample_asin_near_one(layout l, const uint64_t r[2]) {
     const uint64_t one = compose(l, 0, (uint64_t)l.bias, 0);
     const int j_bits = 1 + (int)(r[1] % (uint64_t)l.mant_bits);
-    const uint64_t j = (r[0] >> (64 - j_bits)) | 1ull;
+    const uint64_t j = (r[0] >> (64 - j_bits)) | (1ull << (j_bits - 1));
     return (one - j) | ((r[1] >> 63) << (l.total_bits - 1));
 }
 

@@ -1,6 +1,7 @@
 #include "ref.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <mpfr.h>
 #include <string.h>
 
@@ -26,6 +27,13 @@ double ref_decode(const ref_format *fmt, uint64_t bits) {
     else
         value = ldexp((double)(mant | (1ull << mant_bits)), (int)exp_field - bias - mant_bits);
     return negative ? -value : value;
+}
+
+int ref_is_signaling_nan(const ref_format *fmt, uint64_t bits) {
+    const int mant_bits = fmt->precision - 1;
+    const uint64_t exp_field = (bits >> mant_bits) & ((1ull << fmt->exp_bits) - 1);
+    const uint64_t mant = bits & ((1ull << mant_bits) - 1);
+    return exp_field == (1ull << fmt->exp_bits) - 1 && mant != 0 && !(mant >> (mant_bits - 1));
 }
 
 static int mpfr_apply(ref_op op, mpfr_t y, const mpfr_t x, mpfr_rnd_t rnd) {
@@ -99,9 +107,12 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
 
 double ref_ulp_error(const ref_value *v, double y) {
     if (y == v->exact_hi && v->exact_lo == 0.0) return 0.0;
+    int mantissa_exp;
+    const bool below_power_of_two =
+        v->exact && v->exact_hi != 0 && frexp(fabs(v->exact_hi), &mantissa_exp) == 0.5 && fabs(y) < fabs(v->exact_hi);
     /* y - exact_hi is exact when they are close (Sterbenz); far apart, a rounded difference is
      * still an accurate error. */
-    return fabs((y - v->exact_hi) - v->exact_lo) / v->ulp;
+    return fabs((y - v->exact_hi) - v->exact_lo) / (below_power_of_two ? v->ulp / 2 : v->ulp);
 }
 
 ref_verdict ref_compare(const ref_value *v, double y) {

@@ -25,6 +25,9 @@ typedef struct {
 
 /* Decodes a bit pattern of the format (in the low bits of `bits`) to its exact value. */
 double ref_decode(const ref_format *fmt, uint64_t bits);
+/* 1 when the pattern is a signalling NaN of the format (quiet bit, the mantissa's first, clear): no operation
+ * delivers one (IEEE 754 6.2: an operation on a signalling NaN signals and delivers a quiet NaN). */
+int ref_is_signaling_nan(const ref_format *fmt, uint64_t bits);
 
 /* Computes f(x) for an x representable in fmt. Thread-safe (MPFR with thread-local state). */
 void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out);
@@ -37,7 +40,9 @@ int ref_fast_binary64(ref_op op, double x, ref_value *out);
 /* ref_fast_binary32 or ref_fast_binary64 by format; 0 (use ref_eval) for other formats. */
 int ref_fast(ref_op op, const ref_format *fmt, double x, ref_value *out);
 
-/* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 when they are equal. */
+/* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 when they are equal. ulp(f(x)) is that of f(x)'s binade,
+ * and for an f(x) that is exactly a power of two (cos 0 = 1) and a y below it in magnitude, that of the binade below,
+ * where y lies: its neighbour 1 - 2^-24 is then 1 ulp away, not 0.5, as a misrounded result must be. */
 double ref_ulp_error(const ref_value *v, double y);
 
 typedef enum { REF_MATCH, REF_MISROUNDED, REF_SPECIAL_MISMATCH } ref_verdict;

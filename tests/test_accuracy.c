@@ -123,17 +123,41 @@ static void samplers_are_reproducible(void **state) {
     }
     assert_true(ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 1) !=
                 ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 8, 1));
-    /* asin_near_one stays inside (-1, 1); asin_near_zero below 1/2 */
+    /* asin_near_one stays inside (-1, 1), with 1 - j ulps for even j too; asin_near_zero below 1/2 */
+    int even_j = 0;
     for (uint64_t i = 0; i < 10000; i++) {
         uint32_t b =
             (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
         float f;
         memcpy(&f, &b, 4);
         assert_true(fabsf(f) < 1.0f && fabsf(f) >= 0.5f);
+        even_j += ((0x3f800000u - (b & 0x7fffffffu)) & 1) == 0;
         b = (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_zero"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
         memcpy(&f, &b, 4);
         assert_true(fabsf(f) < 0.5f);
     }
+    assert_true(even_j > 4000); /* j = 1 takes 1 in 23 samples; the rest split about evenly */
+}
+
+/* The worst input and the special-value example are the smallest bit pattern among equals, whatever the order (as
+ * ulpb_stats_merge decides, so a whole run and its merged shards name the same input); a signalling NaN result is a
+ * special-value mismatch even where a NaN is expected. */
+static void stats_ties_and_signalling_nans(void **state) {
+    (void)state;
+    ulpb_stats s = {0};
+    const ref_value v = {0.75, 0.75, 0x1p-60, 0x1p-24, 0};
+    ulpb_stats_record(&s, 9, 0.1, &v, 0.75 + 0x1p-24, false);
+    ulpb_stats_record(&s, 4, 0.2, &v, 0.75 + 0x1p-24, false);
+    ulpb_stats_record(&s, 6, 0.3, &v, 0.75 + 0x1p-24, false);
+    assert_int_equal(s.worst_bits, 4);
+    assert_int_equal(s.misrounded, 3);
+    const ref_value nan_expected = {NAN, NAN, 0, NAN, 0};
+    ulpb_stats_record(&s, 7, NAN, &nan_expected, NAN, false);
+    assert_int_equal(s.special_mismatches, 0);
+    ulpb_stats_record(&s, 8, NAN, &nan_expected, NAN, true);
+    ulpb_stats_record(&s, 5, NAN, &nan_expected, NAN, true);
+    assert_int_equal(s.special_mismatches, 2);
+    assert_int_equal(s.special_bits, 5);
 }
 
 /* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
@@ -153,10 +177,15 @@ static void ulp_column_rounds_up(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cos_f16_exhaustive),        cmocka_unit_test(cos_bf16_exhaustive),
-        cmocka_unit_test(asin_f16_exhaustive),       cmocka_unit_test(asin_bf16_exhaustive),
-        cmocka_unit_test(sampled_meets_gate),        cmocka_unit_test(ruler_catches_double_rounding),
-        cmocka_unit_test(samplers_are_reproducible), cmocka_unit_test(fast_reference_agrees_with_mpfr),
+        cmocka_unit_test(cos_f16_exhaustive),
+        cmocka_unit_test(cos_bf16_exhaustive),
+        cmocka_unit_test(asin_f16_exhaustive),
+        cmocka_unit_test(asin_bf16_exhaustive),
+        cmocka_unit_test(sampled_meets_gate),
+        cmocka_unit_test(ruler_catches_double_rounding),
+        cmocka_unit_test(samplers_are_reproducible),
+        cmocka_unit_test(stats_ties_and_signalling_nans),
+        cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(ulp_column_rounds_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

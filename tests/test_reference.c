@@ -39,6 +39,10 @@ static void reference_ulp_follows_binade_of_exact(void **state) {
     /* cos(0) = 1 exactly: binade [1, 2) */
     ref_eval(REF_COS, &F16, 0.0, &v);
     assert_true(v.rounded == 1.0 && v.ulp == 0x1p-10);
+    /* ... but a result below it lies in [1/2, 1): its neighbour there is 1 ulp away, as a misrounded result must be */
+    assert_true(ref_ulp_error(&v, 1.0 - 0x1p-11) == 1.0);
+    assert_true(ref_ulp_error(&v, 1.0 + 0x1p-10) == 1.0);
+    assert_true(ref_fast_binary32(REF_COS, 0.0, &v) && ref_ulp_error(&v, 1.0 - 0x1p-24) == 1.0);
     /* subnormal results: the subnormal spacing */
     ref_eval(REF_ASIN, &F16, 0x1p-24, &v);
     assert_true(v.rounded == 0x1p-24 && v.ulp == 0x1p-24);
@@ -142,6 +146,14 @@ static void decode_formats(void **state) {
     assert_true(ref_decode(&BF16, 0x0001) == 0x1p-133);
     assert_true(ref_decode(&F32, 0x00000001) == 0x1p-149);
     assert_true(ref_decode(&F64, 0x8000000000000001ull) == -0x1p-1074);
+    /* signalling NaNs: the mantissa's first bit clear, the rest not all zero */
+    assert_true(ref_is_signaling_nan(&F16, 0x7c01) && ref_is_signaling_nan(&F16, 0xfd00));
+    assert_false(ref_is_signaling_nan(&F16, 0x7e00) || ref_is_signaling_nan(&F16, 0x7c00) ||
+                 ref_is_signaling_nan(&F16, 0x3c01));
+    assert_true(ref_is_signaling_nan(&BF16, 0xff81) && !ref_is_signaling_nan(&BF16, 0x7fc0));
+    assert_true(ref_is_signaling_nan(&F32, 0x7f800001) && !ref_is_signaling_nan(&F32, 0x7fc00000));
+    assert_true(ref_is_signaling_nan(&F64, 0xfff0000000000001ull) &&
+                !ref_is_signaling_nan(&F64, 0x7ff8000000000000ull));
 }
 
 int main(void) {
