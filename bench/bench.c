@@ -20,7 +20,7 @@ size_t ulpb_bench_blocks(size_t size, size_t element_bytes) {
     size_t blocks = size ? ULPB_BENCH_ROUND_ELEMENTS / size : 1;
     if (size && element_bytes && blocks > ULPB_BENCH_ROUND_BYTES / (size * element_bytes))
         blocks = ULPB_BENCH_ROUND_BYTES / (size * element_bytes);
-    return blocks < 1 ? 1 : blocks > ULPB_BENCH_MAX_BLOCKS ? ULPB_BENCH_MAX_BLOCKS : blocks;
+    return blocks < 1 ? 1 : blocks;
 }
 
 uint64_t ulpb_bench_elements_per_round(size_t size, size_t element_bytes) {
@@ -563,8 +563,8 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
         }
     fprintf(out,
             "; the order of the implementations is shuffled every round; below %zu Ki elements a round cycles through "
-            "up to %d distinct input blocks (at most %zu KiB of input).\n",
-            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_MAX_BLOCKS, ULPB_BENCH_ROUND_BYTES >> 10);
+            "distinct input blocks, %zu Ki elements or %zu KiB of input in all (32 blocks of 4 Ki binary32).\n",
+            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_BYTES >> 10);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             bool any = false;

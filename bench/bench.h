@@ -16,10 +16,10 @@ enum {
     ULPB_BENCH_MAX_SIZES = 8,
     ULPB_BENCH_MAX_IMPLS = 32,
     ULPB_BENCH_MAX_GROUP = 16, /* implementations of one (op, dtype) */
-    ULPB_BENCH_MAX_BLOCKS = 32 /* distinct input blocks cycled at cache-resident sizes */
 };
 /* A round processes up to this many elements, cycling through distinct blocks when the size is
- * smaller: replaying one block lets the branch predictor learn it. */
+ * smaller: replaying one block lets the branch predictor learn it (32 blocks at 4 Ki, 512 at 256: a pass of a small
+ * size is as long as one of 4 Ki, so that the clock's own cost stays negligible). */
 #define ULPB_BENCH_ROUND_ELEMENTS ((size_t)1 << 17)
 /* ... and its blocks hold at most this many bytes of input, so that a cache-resident size stays in a 1 MiB L2 with
  * its output (32 blocks of 4 Ki binary64 would fill it: 16 are timed). */

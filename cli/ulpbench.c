@@ -1370,8 +1370,9 @@ static int cmd_bench(int argc, char **argv) {
                    "instead, for every selected op (within the range of every selected dtype).\n\n"
                    "Each (op, dtype, size, input set) group runs interleaved: after one warm-up pass each, every\n"
                    "round times one pass of every implementation, in an order shuffled each round (from S). A pass\n"
-                   "is one call per input block; sizes below %zu elements cycle through up to %d distinct blocks\n"
-                   "(at most %zu KiB of input) so the branch predictor cannot learn them. Rounds: N (default %d)\n"
+                   "is one call per input block; sizes below %zu elements cycle through distinct blocks, that\n"
+                   "many elements or %zu KiB of input in all, so the branch predictor cannot learn them and a pass\n"
+                   "is long beside the clock's cost (32 blocks of 4 Ki binary32). Rounds: N (default %d)\n"
                    "below %zu elements, N/4 made odd (at least 5, or N if fewer) from there on. --quick: size %d\n"
                    "and %d rounds unless given.\n\n"
                    "Reported per implementation: the median over rounds of ns per element (elements as counted by\n"
@@ -1380,8 +1381,8 @@ static int cmd_bench(int argc, char **argv) {
                    "omk). Prints Markdown (rows implementations, columns size x input set); --json writes Google\n"
                    "Benchmark JSON (real_time: ns per call of `size` elements; items_per_second: elements/s) that\n"
                    "compare.py reads. Progress goes to stderr unless --quiet.\n",
-                   DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_MAX_BLOCKS, ULPB_BENCH_ROUND_BYTES >> 10,
-                   DEFAULT_BENCH_ROUNDS, ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
+                   DEFAULT_SEED, ULPB_BENCH_ROUND_ELEMENTS, ULPB_BENCH_ROUND_BYTES >> 10, DEFAULT_BENCH_ROUNDS,
+                   ULPB_BENCH_LARGE_SIZE, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
             return 0;
         default:
             return bad_option("bench", c, argc, argv);
