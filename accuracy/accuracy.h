@@ -55,8 +55,9 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 
 double ulpb_mean_ulp(const ulpb_stats *s);
 /* Adds one checked input: bits and value x, the reference, the produced y (y_signaling: y's bits are a signalling
- * NaN, which no operation delivers: a special mismatch). The worst input and the special example are the largest
- * error's and the first mismatch's with the smallest bit pattern, whatever the order the inputs come in. */
+ * NaN, which no operation delivers: a special mismatch). The worst input is the one with the smallest bit pattern among
+ * those of the largest error, the special example the mismatch with the smallest bit pattern, whatever the order the
+ * inputs come in. */
 void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *ref, double y, bool y_signaling);
 /* The fast reference (f64: long double) ranks errors to about 2^-10 ULP; this measures the worst input's error again
  * with MPFR, so that the reported maximum is exact for the input it names. */

@@ -70,7 +70,7 @@ size_t ulpb_bench_blocks(size_t size, size_t element_bytes);
 uint64_t ulpb_bench_elements_per_round(size_t size, size_t element_bytes);
 /* Rounds at this size: `rounds` when cache-resident, a quarter of them made odd (at least 5, or `rounds` if fewer)
  * from ULPB_BENCH_LARGE_SIZE on: an odd count has a middle round, so that the ratios of two implementations to each
- * other stay exact reciprocals. */
+ * other stay exact reciprocals (an even `rounds` below 5 stays as given). */
 int ulpb_bench_rounds(size_t size, int rounds);
 
 /* Elements first .. first + n - 1 of an input set for a seed: uniform in [lo, hi], rounded to

@@ -300,6 +300,7 @@ typedef struct {
     bool checkpoint_given;
     /* gate thresholds per dtype; negative = not gated */
     double max_ulp[ULPB_DTYPE_COUNT];
+    bool max_ulp_given[ULPB_DTYPE_COUNT];
     long long max_misrounded[ULPB_DTYPE_COUNT];
     bool misrounded_given[ULPB_DTYPE_COUNT]; /* else correctly rounded kernels are held to 0 */
 } accuracy_options;
@@ -563,15 +564,19 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             if (parse_number(value, &v) || !(v >= 0) || v == INFINITY)
-                return fail(sub, "--max-ulp needs a finite non-negative number within binary64's range, got '%s'",
+                return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'",
                             value);
+            if (o->max_ulp_given[dt]) /* a second limit for a dtype would silently replace the first */
+                return fail(sub, "--max-ulp %s given twice", ulpb_dtypes[dt].name);
             o->max_ulp[dt] = v;
+            o->max_ulp_given[dt] = true;
             break;
         }
         case OPT_MAX_MIS:
             if (!report) return fail(sub, "unknown option '--max-misrounded' (try --help)");
             if (parse_threshold(optarg, &dt, &value) || parse_json_integer(value, &u))
                 return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", optarg);
+            if (o->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
             o->max_misrounded[dt] = (long long)u;
             o->misrounded_given[dt] = true;
             break;
@@ -613,8 +618,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             }
             if (c == OPT_MAX_CHUNKS && (parse_u64(optarg, &o->max_chunks) || o->max_chunks == 0))
                 return fail(sub, "--max-chunks needs a positive integer, got '%s'", optarg);
-            /* "--max-chunks N" or "--max-chunks=N" (getopt takes abbreviations too), each time it is given: the
-             * recorded command leaves every one out (argv is the process's from its second word on) */
+            /* "--max-chunks N" or "--max-chunks=N" (getopt takes abbreviations too): the recorded command leaves it
+             * out (argv is the process's from its second word on) */
             if (c == OPT_MAX_CHUNKS && g_dropped)
                 for (int w = optind - (optarg == argv[optind - 1] ? 2 : 1); w < optind; w++) g_dropped[1 + w] = true;
             break;
@@ -1747,23 +1752,13 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must
-     * not pass for one */
+     * not pass for one. (Asking libomk fixes its build for the process; with OMK_ISA set, the limit below would not
+     * change it anyway.) */
     const char *forced_isa = help ? NULL : getenv("OMK_ISA");
     if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0) {
         fprintf(stderr,
                 "ulpbench: OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)\n",
                 forced_isa, omk_isa_in_use());
-        return EXIT_USAGE;
-    }
-    /* likewise for the 16-bit method: libomk takes any other value as the default, so a typo would measure it */
-    const char *forced_half16 = help ? NULL : getenv("OMK_HALF16");
-    if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0) {
-        fprintf(stderr, "ulpbench: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
-        return EXIT_USAGE;
-    }
-    if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0) {
-        fprintf(stderr, "ulpbench: OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s\n",
-                forced_half16, omk_isa_in_use(), omk_half16_method());
         return EXIT_USAGE;
     }
     /* OMK_ISA must not name a build ULPB_DISABLE_ISA rules out: the run would stand for a CPU without that ISA and
@@ -1774,6 +1769,7 @@ int main(int argc, char **argv) {
                     getenv("ULPB_DISABLE_ISA"));
             return EXIT_USAGE;
         }
+    /* the settings as the user gave them, before ulpb_limit_omk_to_available_isas sets OMK_ISA itself */
     static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16"};
     char *env_words[sizeof recorded_variables / sizeof *recorded_variables];
     for (size_t k = 0; k < sizeof recorded_variables / sizeof *recorded_variables; k++) {
@@ -1784,7 +1780,23 @@ int main(int argc, char **argv) {
         snprintf(env_words[g_env_count++], len, "%s=%s", recorded_variables[k], value);
     }
     g_env_words = env_words;
+    /* before anything else asks libomk which build it runs: the first question fixes the answer */
     ulpb_limit_omk_to_available_isas();
+    /* likewise for the 16-bit method: libomk takes any other value as the default, so a typo would measure it */
+    const char *forced_half16 = help ? NULL : getenv("OMK_HALF16");
+    bool half16_refused = false;
+    if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0) {
+        fprintf(stderr, "ulpbench: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
+        half16_refused = true;
+    } else if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0) {
+        fprintf(stderr, "ulpbench: OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s\n",
+                forced_half16, omk_isa_in_use(), omk_half16_method());
+        half16_refused = true;
+    }
+    if (half16_refused) {
+        for (int i = 0; i < g_env_count; i++) free(env_words[i]);
+        return EXIT_USAGE;
+    }
     char *command = join_command(argc, argv);
     g_command = command;
     g_argc = argc;
