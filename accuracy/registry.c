@@ -130,8 +130,7 @@ static bool cpu_supports(ulpb_isa isa) {
     return false;
 }
 
-/* The ISA an entry of ULPB_DISABLE_ISA (n characters at name) names, or ULPB_ISA_NONE. */
-static ulpb_isa isa_named(const char *name, size_t n) {
+ulpb_isa ulpb_isa_named(const char *name, size_t n) {
     for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT; isa++)
         if (n == strlen(isa_names[isa]) && strncmp(name, isa_names[isa], n) == 0) return (ulpb_isa)isa;
     return ULPB_ISA_NONE;
@@ -142,7 +141,7 @@ static bool disabled_by_environment(ulpb_isa isa) {
     if (!list || isa == ULPB_ISA_NONE) return false;
     for (const char *p = list; *p;) {
         const size_t n = strcspn(p, ",");
-        if (isa_named(p, n) == isa) return true;
+        if (ulpb_isa_named(p, n) == isa) return true;
         p += n + (p[n] == ',');
     }
     /* a CPU without AVX2 has no AVX-512 either, and one without AVX-512 no AVX512_BF16 */
@@ -158,7 +157,7 @@ int ulpb_check_disable_isa(char *err, size_t err_len) {
             snprintf(err, err_len, "ULPB_DISABLE_ISA has an empty name: '%s' (names separated by single commas)", list);
             return -1;
         }
-        if (isa_named(p, n) == ULPB_ISA_NONE) {
+        if (ulpb_isa_named(p, n) == ULPB_ISA_NONE) {
             int len = snprintf(err, err_len,
                                "ULPB_DISABLE_ISA names no ISA: '%.*s' (expected a comma-separated list of", (int)n, p);
             for (int isa = ULPB_ISA_NONE + 1; isa < ULPB_ISA_COUNT && len >= 0 && (size_t)len < err_len; isa++)

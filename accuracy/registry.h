@@ -105,6 +105,8 @@ bool ulpb_entry_available(const ulpb_entry *e);
 /* Makes omk's dispatcher follow ULPB_DISABLE_ISA too (by setting OMK_ISA, unless it is set): call it before the
  * first omk call, which fixes the build for the process. */
 void ulpb_limit_omk_to_available_isas(void);
+/* The ISA the n characters at name name (an entry of ULPB_DISABLE_ISA, or OMK_ISA), or ULPB_ISA_NONE. */
+ulpb_isa ulpb_isa_named(const char *name, size_t n);
 /* 0 when every name in ULPB_DISABLE_ISA is an ISA (or it is unset); else -1 and a message in err. */
 int ulpb_check_disable_isa(char *err, size_t err_len);
 

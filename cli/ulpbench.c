@@ -1763,12 +1763,12 @@ int main(int argc, char **argv) {
     }
     /* OMK_ISA must not name a build ULPB_DISABLE_ISA rules out: the run would stand for a CPU without that ISA and
      * still measure it */
-    for (int isa = ULPB_ISA_NONE + 1; forced_isa && isa < ULPB_ISA_COUNT; isa++)
-        if (strcmp(forced_isa, ulpb_isa_name((ulpb_isa)isa)) == 0 && !ulpb_isa_available((ulpb_isa)isa)) {
-            fprintf(stderr, "ulpbench: OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables\n", forced_isa,
-                    getenv("ULPB_DISABLE_ISA"));
-            return EXIT_USAGE;
-        }
+    const ulpb_isa forced = forced_isa ? ulpb_isa_named(forced_isa, strlen(forced_isa)) : ULPB_ISA_NONE;
+    if (forced != ULPB_ISA_NONE && !ulpb_isa_available(forced)) {
+        fprintf(stderr, "ulpbench: OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables\n", forced_isa,
+                getenv("ULPB_DISABLE_ISA"));
+        return EXIT_USAGE;
+    }
     /* the settings as the user gave them, before ulpb_limit_omk_to_available_isas sets OMK_ISA itself */
     static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16"};
     char *env_words[sizeof recorded_variables / sizeof *recorded_variables];
