@@ -3,8 +3,9 @@
  * boundaries, hard-to-round inputs) at every lane position of every length up to twice the widest
  * vector (32 for binary32/binary64, 64 for 16-bit) and next to either end of a 129-element call,
  * among ordinary values, on random tails of every length 0..129, around the array loops' block
- * boundaries (OMK_BLOCK for 16-bit, OMK_BLOCK_F32 and OMK_BLOCK_F64), in place and off alignment. The public entry
- * points run the build OMK_ISA selects (see omk_isa_expect.h). */
+ * boundaries (OMK_BLOCK for 16-bit, OMK_BLOCK_F32 and OMK_BLOCK_F64), in place and off alignment; with
+ * --all-binary32, on every binary32 input. The public entry points run the build OMK_ISA selects (see
+ * omk_isa_expect.h). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <setjmp.h>
@@ -42,7 +43,7 @@ static unsigned long build_calls[KERNEL_COUNT][OMK_ISA_COUNT];
     void __real_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
     void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);                                        \
     void __wrap_omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n) {                                       \
-        build_calls[K_##op##_##dtype][index]++;                                                                        \
+        __atomic_fetch_add(&build_calls[K_##op##_##dtype][index], 1, __ATOMIC_RELAXED); /* --all-binary32 threads */   \
         __real_omk_##op##_##dtype##_##isa(x, y, n);                                                                    \
     }
 #define OMK_WRAP_ISA(isa, ENUM, flags, cpu_test, kernel) OMK_APPLY(OMK_WRAP, isa, OMK_ISA_##ENUM, OMK_UNPACK kernel)
@@ -406,6 +407,71 @@ static void block_edges(void **state) {
     free(x), free(want), free(got);
 }
 
+/* test_isa --all-binary32: every one of the 2^32 binary32 inputs, each vector build the CPU supports against the
+ * scalar build, for every binary32 kernel. With f32_guard_check (which proves the fast paths' rounding test over every
+ * input) and one exhaustive accuracy run, this carries "correctly rounded on every binary32 input" to every build.
+ * About a minute on two cores (the scalar build is the slow part); ctest runs it outside the sanitizer builds. */
+static void every_binary32_input_matches_scalar(void **state) {
+    (void)state;
+    enum { CHUNK_BITS = 20, CHUNKS = 1 << (32 - CHUNK_BITS) };
+    const size_t chunk = (size_t)1 << CHUNK_BITS;
+    int compared_builds = 0;
+    for (size_t k = 0; k < KERNEL_COUNT; k++) {
+        const kernel *kn = &kernels[k];
+        if (kn->bytes != 4) continue;
+        uint64_t mismatches[OMK_ISA_COUNT] = {0};
+        uint32_t first_input[OMK_ISA_COUNT], first_got[OMK_ISA_COUNT], first_want[OMK_ISA_COUNT];
+        for (int isa = 0; isa < OMK_ISA_COUNT; isa++) first_input[isa] = UINT32_MAX;
+        int allocation_failed = 0;
+#pragma omp parallel
+        {
+            uint32_t *x = malloc(chunk * 4), *want = malloc(chunk * 4), *got = malloc(chunk * 4);
+            if (!x || !want || !got) {
+#pragma omp atomic write
+                allocation_failed = 1;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (uint32_t c = 0; c < CHUNKS; c++) {
+                if (!x || !want || !got) continue;
+                for (size_t i = 0; i < chunk; i++) x[i] = (uint32_t)(c << CHUNK_BITS) | (uint32_t)i;
+                kn->build[OMK_ISA_SCALAR](x, want, chunk);
+                for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
+                    if (!omk_isa_supported((omk_isa)isa)) continue;
+                    kn->build[isa](x, got, chunk);
+                    if (memcmp(got, want, chunk * 4) == 0) continue;
+                    for (size_t i = 0; i < chunk; i++) {
+                        if (got[i] == want[i]) continue;
+#pragma omp critical(all_binary32_mismatch)
+                        {
+                            mismatches[isa]++;
+                            if (x[i] < first_input[isa])
+                                first_input[isa] = x[i], first_got[isa] = got[i], first_want[isa] = want[i];
+                        }
+                    }
+                }
+            }
+            free(x), free(want), free(got);
+        }
+        if (allocation_failed) fail_msg("out of memory for three %zu-element buffers per thread", chunk);
+        for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
+            if (!omk_isa_supported((omk_isa)isa)) {
+                print_message("%s: skipping %s, not supported by this CPU\n", kn->name, omk_isa_name((omk_isa)isa));
+                continue;
+            }
+            compared_builds++;
+            if (mismatches[isa])
+                fail_msg(
+                    "%s %s: %llu of 2^32 binary32 inputs differ from the scalar build; the smallest, 0x%08x, gives "
+                    "0x%08x against 0x%08x",
+                    kn->name, omk_isa_name((omk_isa)isa), (unsigned long long)mismatches[isa],
+                    (unsigned)first_input[isa], (unsigned)first_got[isa], (unsigned)first_want[isa]);
+            print_message("%s %s: all 2^32 binary32 inputs give the scalar build's bits\n", kn->name,
+                          omk_isa_name((omk_isa)isa));
+        }
+    }
+    if (!compared_builds) print_message("no vector build is supported by this CPU: nothing to compare\n");
+}
+
 /* The public entry points run the build OMK_ISA (as the process started with it) selects: the
  * test_isa_dispatch_* ctest variants set it to each build and to a value that names none. */
 static void dispatch_follows_omk_isa(void **state) {
@@ -490,7 +556,15 @@ int main(int argc, char **argv) {
         cmocka_unit_test(block_edges),
         cmocka_unit_test(half16_method_follows_environment),
     };
-    /* test_isa --dispatch: the two dispatch tests only */
-    const size_t count = argc > 1 && strcmp(argv[1], "--dispatch") == 0 ? 2 : sizeof tests / sizeof tests[0];
+    /* test_isa --dispatch: the two dispatch tests only; test_isa --all-binary32: the exhaustive binary32 comparison */
+    if (argc > 1 && strcmp(argv[1], "--all-binary32") == 0) {
+        const struct CMUnitTest exhaustive[] = {cmocka_unit_test(every_binary32_input_matches_scalar)};
+        return cmocka_run_group_tests_name("test_isa --all-binary32", exhaustive, NULL, NULL);
+    }
+    if (argc > 1 && strcmp(argv[1], "--dispatch") != 0) {
+        fprintf(stderr, "test_isa: unknown option '%s' (expected --dispatch or --all-binary32)\n", argv[1]);
+        return 2;
+    }
+    const size_t count = argc > 1 ? 2 : sizeof tests / sizeof tests[0];
     return _cmocka_run_group_tests("test_isa", tests, count, NULL, NULL);
 }
