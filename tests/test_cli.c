@@ -1040,6 +1040,82 @@ static void unwritable_output_fails_before_the_run(void **state) {
     }
 }
 
+/* Outputs a rename could not replace are refused before the run, as another user would meet them: a read-only file of
+ * one's own, and another user's file in a directory with the sticky bit (as /tmp), which only its owner may replace.
+ * Root passes every permission check, so as root the cases run through setpriv as nobody, on a copy of ulpbench in a
+ * directory nobody can reach (the build tree may sit in one it cannot); elsewhere only the read-only case runs. */
+static void outputs_another_user_cannot_replace_are_refused(void **state) {
+    (void)state;
+    const int as_root = geteuid() == 0;
+    if (as_root && access("/usr/bin/setpriv", X_OK) != 0) {
+        print_message("skipped: running as root without /usr/bin/setpriv to run as another user\n");
+        return;
+    }
+    char home[] = "/tmp/ulpb_cli_user_XXXXXX";
+    assert_non_null(mkdtemp(home));
+    char cmd[2048], bin[600], sticky[600], open_dir[600], theirs[700], read_only[700], fresh[700];
+    snprintf(bin, sizeof bin, "%s/ulpbench", home);
+    snprintf(sticky, sizeof sticky, "%s/sticky", home);
+    snprintf(open_dir, sizeof open_dir, "%s/open", home);
+    snprintf(theirs, sizeof theirs, "%s/theirs.json", sticky);
+    snprintf(read_only, sizeof read_only, "%s/read_only.json", open_dir);
+    snprintf(fresh, sizeof fresh, "%s/fresh.json", open_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", ULPBENCH_BIN, bin);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(chmod(home, 0755), 0);
+    assert_int_equal(mkdir(sticky, 01777), 0);
+    assert_int_equal(chmod(sticky, 01777), 0); /* past the umask */
+    assert_int_equal(mkdir(open_dir, 0777), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    const char *as_user = as_root ? "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+    const uid_t user = as_root ? 65534 : geteuid();
+    const gid_t group = as_root ? 65534 : getegid();
+    FILE *f = fopen(read_only, "w");
+    assert_non_null(f);
+    fputs("keep\n", f);
+    fclose(f);
+    assert_int_equal(chown(read_only, user, group), 0);
+    assert_int_equal(chmod(read_only, 0444), 0);
+    /* the other user's file: root's when testing as nobody; writable by all, so only the sticky bit stops a rename */
+    f = fopen(theirs, "w");
+    assert_non_null(f);
+    fputs("keep\n", f);
+    fclose(f);
+    assert_int_equal(chmod(theirs, 0666), 0);
+    const struct {
+        const char *target, *needle;
+        int status;
+        int needs_root;
+    } cases[] = {
+        {fresh, NULL, 0, 0}, /* the control: this user can run ulpbench and write a new file here */
+        {read_only, "Permission denied", 2, 0},
+        {theirs, "another user's file in a directory with the sticky bit", 2, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].needs_root && !as_root) {
+            print_message("skipped '%s': not root, so no other user's file can be made\n", cases[i].target);
+            continue;
+        }
+        snprintf(cmd, sizeof cmd, "%s'%s' accuracy --op cos --dtype f16 --impl omk --quiet --json '%s' >%s 2>%s",
+                 as_user, bin, cases[i].target, path("out.txt"), path("err.txt"));
+        const int st = system(cmd);
+        const int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        char *err = slurp(path("err.txt")), *kept = slurp(cases[i].target);
+        if (status != cases[i].status || (cases[i].needle && !one_line_with(err, cases[i].needle)))
+            fail_msg("--json %s: status %d, stderr '%s' (wanted %d%s%s)", cases[i].target, status, err, cases[i].status,
+                     cases[i].needle ? " and one line with " : "", cases[i].needle ? cases[i].needle : "");
+        if (cases[i].status && (!kept || strcmp(kept, "keep\n") != 0))
+            fail_msg("--json %s: a refused output was changed: '%s'", cases[i].target, kept);
+        if (!cases[i].status && (!kept || !strstr(kept, "\"schema_version\"")))
+            fail_msg("--json %s: no result written", cases[i].target);
+        free(err), free(kept);
+        assert_no_temp_files_in(open_dir);
+        assert_no_temp_files_in(sticky);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* An output that fails when the results are written (a full disk) is exit status 2 with nothing on stdout, whose copy
  * in a pipeline would otherwise pass for the report of a run that succeeded. */
 static void failed_write_leaves_stdout_empty(void **state) {
@@ -1466,6 +1542,7 @@ int main(void) {
         cmocka_unit_test(bench_rejects_bad_options),
         cmocka_unit_test(usage_errors_are_one_line),
         cmocka_unit_test(unwritable_output_fails_before_the_run),
+        cmocka_unit_test(outputs_another_user_cannot_replace_are_refused),
         cmocka_unit_test(outputs_are_written_all_or_nothing),
         cmocka_unit_test(failed_write_leaves_stdout_empty),
         cmocka_unit_test(outputs_through_links_and_pipes),
