@@ -54,6 +54,7 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
         into->special_bits = from->special_bits;
         into->special_got = from->special_got;
         into->special_expected = from->special_expected;
+        into->special_got_signaling = from->special_got_signaling;
     }
     into->ulp_sum += from->ulp_sum;
     into->ulp_count += from->ulp_count;
@@ -71,6 +72,7 @@ void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *
             s->special_bits = bits;
             s->special_got = y;
             s->special_expected = ref->rounded;
+            s->special_got_signaling = y_signaling;
         }
         return;
     case REF_MATCH:

@@ -21,7 +21,8 @@ typedef struct {
     bool has_special_example;
     uint64_t special_bits; /* first input with a special-value mismatch */
     double special_got, special_expected;
-    double ulp_sum; /* for the mean: over the same inputs as max_ulp */
+    bool special_got_signaling; /* special_got stands for a signalling NaN, which widening to double quiets */
+    double ulp_sum;             /* for the mean: over the same inputs as max_ulp */
     uint64_t ulp_count;
     uint64_t histogram[ULPB_HIST_BINS];
 } ulpb_stats;

@@ -140,6 +140,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     const double start = now_seconds();
     double last_progress = start, last_checkpoint = start;
     int finished = 0;
+    uint64_t snapshots_taken = 0, snapshots_written = 0;
 #pragma omp parallel num_threads(threads)
     {
         chunk_result *cr = malloc(sizeof *cr);
@@ -153,6 +154,8 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         for (int t = 0; t < todo_count; t++) {
             if (g_stop_requested) continue;
             check_chunk(spec, todo[t], cr, in, out, refs);
+            ulpb_exhaustive_state *partial = NULL; /* a snapshot to checkpoint, written outside the merge */
+            uint64_t partial_sequence = 0;
 #pragma omp critical(ulpb_exhaustive_merge)
             {
                 ulpb_stats_merge(&st->stats, &cr->stats);
@@ -174,16 +177,25 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 }
                 if (spec->checkpoint && finished < todo_count && !g_stop_requested &&
                     t_now - last_checkpoint >= spec->checkpoint_seconds) {
-                    ulpb_exhaustive_state *partial = malloc(sizeof *partial);
-                    if (partial) { /* the other threads wait here meanwhile: the state stays whole */
-                        *partial = *st;
+                    partial = malloc(sizeof *partial);
+                    if (partial) {
+                        *partial = *st; /* whole: the other threads merge only under this lock */
                         partial->seconds += t_now - start;
-                        sum_chunk_ulps(partial);
-                        spec->checkpoint(partial, spec->checkpoint_context);
-                        free(partial);
+                        partial_sequence = ++snapshots_taken;
                     }
-                    last_checkpoint = now_seconds();
+                    last_checkpoint = t_now;
                 }
+            }
+            /* The write (synced to disk) runs outside the merge, so the other threads go on checking chunks; writes are
+             * serialized, and a snapshot older than the one last written is dropped. */
+            if (partial) {
+                sum_chunk_ulps(partial);
+#pragma omp critical(ulpb_exhaustive_checkpoint)
+                if (partial_sequence > snapshots_written) {
+                    spec->checkpoint(partial, spec->checkpoint_context);
+                    snapshots_written = partial_sequence;
+                }
+                free(partial);
             }
         }
         free(cr), free(in), free(out), free(refs);

@@ -93,12 +93,16 @@ cJSON *ulpb_environment_json(void) {
     return env;
 }
 
-/* {"input_bits", "got", "expected"} of one input. */
-static cJSON *example_json(cJSON *o, const ulpb_dtype *dt, uint64_t bits, double got, double expected) {
+/* {"input_bits", "got", "expected"} of one input; got_signaling: got was a signalling NaN ("snan"). */
+static cJSON *example_json(cJSON *o, const ulpb_dtype *dt, uint64_t bits, double got, bool got_signaling,
+                           double expected) {
     char buf[96];
     snprintf(buf, sizeof buf, "0x%0*llx", (int)dt->bytes * 2, (unsigned long long)bits);
     cJSON_AddStringToObject(o, "input_bits", buf);
-    ulpb_format_value(buf, sizeof buf, got);
+    if (got_signaling)
+        snprintf(buf, sizeof buf, "%ssnan", signbit(got) ? "-" : "");
+    else
+        ulpb_format_value(buf, sizeof buf, got);
     cJSON_AddStringToObject(o, "got", buf);
     ulpb_format_value(buf, sizeof buf, expected);
     cJSON_AddStringToObject(o, "expected", buf);
@@ -115,8 +119,8 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     cJSON_AddNumberToObject(o, "max_ulp", s->max_ulp);
     cJSON_AddNumberToObject(o, "mean_ulp", ulpb_mean_ulp(s));
     if (s->has_worst) {
-        cJSON *w =
-            example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, s->worst_expected);
+        cJSON *w = example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, false,
+                                s->worst_expected);
         ulpb_format_value(buf, sizeof buf, s->worst_input);
         cJSON_AddStringToObject(w, "input", buf);
     } else {
@@ -124,7 +128,7 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     }
     if (s->has_special_example)
         example_json(cJSON_AddObjectToObject(o, "special_example"), dt, s->special_bits, s->special_got,
-                     s->special_expected);
+                     s->special_got_signaling, s->special_expected);
     cJSON *h = cJSON_AddObjectToObject(o, "histogram");
     for (int b = 0; b < ULPB_HIST_BINS; b++) ulpb_json_add_count(h, ulpb_hist_labels[b], s->histogram[b]);
     return o;
@@ -217,6 +221,7 @@ cJSON *ulpb_stats_state_json(const ulpb_stats *s) {
         add_hex_bits(state, "special_bits", s->special_bits);
         ulpb_json_add_hex_double(state, "special_got", s->special_got);
         ulpb_json_add_hex_double(state, "special_expected", s->special_expected);
+        if (s->special_got_signaling) cJSON_AddTrueToObject(state, "special_got_signaling");
     }
     return state;
 }
@@ -284,6 +289,13 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
                                    ulpb_json_get_hex_double(state, "special_got", &s->special_got, err, len) ||
                                    ulpb_json_get_hex_double(state, "special_expected", &s->special_expected, err, len)))
         return -1;
+    /* absent (false) in states written before the key existed */
+    const cJSON *signaling = cJSON_GetObjectItemCaseSensitive(state, "special_got_signaling");
+    if (signaling && !cJSON_IsBool(signaling)) {
+        snprintf(err, len, "malformed \"special_got_signaling\"");
+        return -1;
+    }
+    s->special_got_signaling = s->has_special_example && cJSON_IsTrue(signaling);
     return 0;
 }
 

@@ -610,7 +610,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                 o->reference_given = true;
             }
             if (c == OPT_CHECKPOINT) {
-                /* not more often than every millisecond: each checkpoint holds up the threads that finish a chunk */
+                /* not more often than every millisecond: each checkpoint is a synced write of the whole state */
                 if (parse_number(optarg, &o->checkpoint_seconds) ||
                     !(o->checkpoint_seconds == 0 || (o->checkpoint_seconds >= 1e-3 && o->checkpoint_seconds <= 1e9)))
                     return fail(sub, "--checkpoint needs 0 (never) or seconds from 0.001 to 1e9, got '%s'", optarg);

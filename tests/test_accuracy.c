@@ -1,5 +1,6 @@
-/* The accuracy runner end to end: omk is correctly rounded on every 16-bit input and on sampled
- * binary32, within 1 ULP on sampled binary64; and the ruler does catch a misrounding peer. */
+/* The accuracy runner end to end: omk is correctly rounded on every 16-bit input and on sampled binary32 and binary64
+ * inputs (the registry's gate and kernels/omk_kernels.def say what it promises); the ruler does catch a misrounding
+ * peer; and the statistics merge, save and print as a run of their own would. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,9 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "accuracy.h"
+#include "registry.h"
 #include "result_io.h"
 
 enum { TEST_SEED = 20261130 };
@@ -158,6 +161,23 @@ static void stats_ties_and_signalling_nans(void **state) {
     ulpb_stats_record(&s, 5, NAN, &nan_expected, NAN, true);
     assert_int_equal(s.special_mismatches, 2);
     assert_int_equal(s.special_bits, 5);
+    /* the example says which NaN came out (widened to double, a signalling NaN reads as a quiet one), and so does a
+     * merged or resumed run's state */
+    cJSON *counters = ulpb_stats_json(&s, &ulpb_dtypes[0]), *saved = ulpb_stats_state_json(&s);
+    const cJSON *example = cJSON_GetObjectItemCaseSensitive(counters, "special_example");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(example, "got")), "snan");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(example, "expected")), "nan");
+    ulpb_stats back;
+    char err[200];
+    assert_int_equal(ulpb_stats_from_json(counters, saved, &back, err, sizeof err), 0);
+    assert_true(back.special_got_signaling);
+    cJSON_Delete(counters), cJSON_Delete(saved);
+    ulpb_stats quiet_only = {0};
+    ulpb_stats_record(&quiet_only, 3, 1.0, &v, NAN, false); /* a quiet NaN where 0.75 is expected */
+    counters = ulpb_stats_json(&quiet_only, &ulpb_dtypes[0]);
+    example = cJSON_GetObjectItemCaseSensitive(counters, "special_example");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(example, "got")), "nan");
+    cJSON_Delete(counters);
 }
 
 /* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
