@@ -140,7 +140,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     const double start = now_seconds();
     double last_progress = start, last_checkpoint = start;
     int finished = 0;
-    uint64_t snapshots_taken = 0, snapshots_written = 0;
+    bool checkpoint_writing = false; /* a thread is writing a checkpoint (read and set under the merge lock) */
 #pragma omp parallel num_threads(threads)
     {
         chunk_result *cr = malloc(sizeof *cr);
@@ -155,7 +155,6 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
             if (g_stop_requested) continue;
             check_chunk(spec, todo[t], cr, in, out, refs);
             ulpb_exhaustive_state *partial = NULL; /* a snapshot to checkpoint, written outside the merge */
-            uint64_t partial_sequence = 0;
 #pragma omp critical(ulpb_exhaustive_merge)
             {
                 ulpb_stats_merge(&st->stats, &cr->stats);
@@ -175,27 +174,27 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }
-                if (spec->checkpoint && finished < todo_count && !g_stop_requested &&
+                if (spec->checkpoint && !checkpoint_writing && finished < todo_count && !g_stop_requested &&
                     t_now - last_checkpoint >= spec->checkpoint_seconds) {
                     partial = malloc(sizeof *partial);
                     if (partial) {
                         *partial = *st; /* whole: the other threads merge only under this lock */
                         partial->seconds += t_now - start;
-                        partial_sequence = ++snapshots_taken;
+                        checkpoint_writing = true;
                     }
-                    last_checkpoint = t_now;
                 }
             }
-            /* The write (synced to disk) runs outside the merge, so the other threads go on checking chunks; writes are
-             * serialized, and a snapshot older than the one last written is dropped. */
+            /* The write (synced to disk) runs outside the merge, so the other threads go on checking chunks; one at a
+             * time, and the interval counts from its end, as it did when the write held the lock. */
             if (partial) {
                 sum_chunk_ulps(partial);
-#pragma omp critical(ulpb_exhaustive_checkpoint)
-                if (partial_sequence > snapshots_written) {
-                    spec->checkpoint(partial, spec->checkpoint_context);
-                    snapshots_written = partial_sequence;
-                }
+                spec->checkpoint(partial, spec->checkpoint_context);
                 free(partial);
+#pragma omp critical(ulpb_exhaustive_merge)
+                {
+                    checkpoint_writing = false;
+                    last_checkpoint = now_seconds();
+                }
             }
         }
         free(cr), free(in), free(out), free(refs);

@@ -167,10 +167,12 @@ static void stats_ties_and_signalling_nans(void **state) {
     const cJSON *example = cJSON_GetObjectItemCaseSensitive(counters, "special_example");
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(example, "got")), "snan");
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(example, "expected")), "nan");
-    ulpb_stats back;
+    ulpb_stats back, merged = {0};
     char err[200];
     assert_int_equal(ulpb_stats_from_json(counters, saved, &back, err, sizeof err), 0);
     assert_true(back.special_got_signaling);
+    ulpb_stats_merge(&merged, &s);
+    assert_true(merged.special_got_signaling && merged.special_bits == 5);
     cJSON_Delete(counters), cJSON_Delete(saved);
     ulpb_stats quiet_only = {0};
     ulpb_stats_record(&quiet_only, 3, 1.0, &v, NAN, false); /* a quiet NaN where 0.75 is expected */
