@@ -35,13 +35,17 @@ static char *path(const char *name) {
     return buf[k];
 }
 
-/* Runs ulpbench with the given arguments; returns its exit status; stderr goes to err.txt. */
-static int run(const char *args) {
+/* Runs `PREFIX BIN ARGS` (prefix: "" or a command such as setpriv's, with its trailing space); returns its exit status;
+ * stdout goes to out.txt, stderr to err.txt. */
+static int run_program(const char *prefix, const char *bin, const char *args) {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", ULPBENCH_BIN, args, path("out.txt"), path("err.txt"));
+    snprintf(cmd, sizeof cmd, "%s'%s' %s >%s 2>%s", prefix, bin, args, path("out.txt"), path("err.txt"));
     const int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+/* Runs ulpbench with the given arguments, as run_program. */
+static int run(const char *args) { return run_program("", ULPBENCH_BIN, args); }
 
 static char *slurp(const char *p) {
     FILE *f = fopen(p, "rb");
@@ -1075,10 +1079,9 @@ static void outputs_another_user_cannot_replace_are_refused(void **state) {
     assert_int_equal(mkdir(open_dir, 0777), 0);
     assert_int_equal(chmod(open_dir, 0777), 0);
     const char *as_user = as_root ? "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-    snprintf(cmd, sizeof cmd, "%s'%s' --help >/dev/null 2>&1", as_user, bin);
-    const int probe = system(cmd);
+    const int probe = run_program(as_user, bin, "--help");
     if (probe != 0) {
-        print_message("skipped: '%s' did not run (wait status %d)\n", cmd, probe);
+        print_message("skipped: %s'%s' --help did not run (exit status %d)\n", as_user, bin, probe);
         return;
     }
     const uid_t user = as_root ? 65534 : geteuid();
@@ -1109,10 +1112,9 @@ static void outputs_another_user_cannot_replace_are_refused(void **state) {
             print_message("skipped '%s': not root, so no other user's file can be made\n", cases[i].target);
             continue;
         }
-        snprintf(cmd, sizeof cmd, "%s'%s' accuracy --op cos --dtype f16 --impl omk --quiet --json '%s' >%s 2>%s",
-                 as_user, bin, cases[i].target, path("out.txt"), path("err.txt"));
-        const int st = system(cmd);
-        const int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        char args[800];
+        snprintf(args, sizeof args, "accuracy --op cos --dtype f16 --impl omk --quiet --json '%s'", cases[i].target);
+        const int status = run_program(as_user, bin, args);
         char *err = slurp(path("err.txt")), *kept = slurp(cases[i].target);
         if (status != cases[i].status || (cases[i].needle && !one_line_with(err, cases[i].needle)))
             fail_msg("--json %s: status %d, stderr '%s' (wanted %d%s%s)", cases[i].target, status, err, cases[i].status,

@@ -453,7 +453,7 @@ static void every_binary32_input_matches_scalar(void **state) {
                     uint64_t differ = 0;
                     size_t first = chunk;
                     for (size_t i = 0; i < chunk; i++)
-                        if (got[i] != want[i]) differ++, first = first < i ? first : i;
+                        if (got[i] != want[i]) differ++, first = first == chunk ? i : first;
 #pragma omp critical(all_binary32_mismatch)
                     {
                         mismatches[isa] += differ;
