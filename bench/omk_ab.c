@@ -2,11 +2,13 @@
  * timed alternately, round after round, on the same inputs, so that the machine's drift between processes
  * (up to 2x on shared machines) cancels out of the ratio. For comparing a change against the previous commit:
  *
- *   omk_ab OLD/libomk.so NEW/libomk.so cos f64 [--range LO,HI] [--rounds N] [--seed S]   (f16, bf16, f32, f64)
+ *   omk_ab OLD/libomk.so NEW/libomk.so cos f64 [--range LO,HI] [--nan-every K] [--rounds N] [--seed S]
  *
- * Inputs: 32 blocks of 4096 elements, uniform in [LO, HI] (default [-pi, pi] for cos, [-1, 1] for asin) from a
- * fixed seed; one round calls each library once per block, in alternating order. Prints the median ns per
- * element of each, the median of the per-round time ratios B/A with P10 and P90, and how many outputs differ. */
+ * (f16, bf16, f32, f64.) Inputs: 32 blocks of 4096 elements, uniform in [LO, HI] (default [-pi, pi] for cos, [-1, 1]
+ * for asin) from a fixed seed, every K-th one replaced by a NaN of either sign, quiet or signalling, with a payload
+ * from the seed (tensors padded or masked with NaN); one round calls each library once per block, in alternating order.
+ * Prints the median ns per element of each, the median of the per-round time ratios B/A with P10 and P90, and how many
+ * outputs differ. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dlfcn.h>
 #include <errno.h>
@@ -44,13 +46,14 @@ static int by_value(const void *a, const void *b) {
 
 static void print_usage(FILE *to) {
     fprintf(to,
-            "usage: omk_ab LIB_A LIB_B OP DTYPE [--range LO,HI] [--rounds N] [--seed S]\n"
+            "usage: omk_ab LIB_A LIB_B OP DTYPE [--range LO,HI] [--nan-every K] [--rounds N] [--seed S]\n"
             "  times two libomk builds alternately on the same inputs (32 blocks of 4096 elements) and prints\n"
             "  each one's median ns/element, the median per-round time ratio B/A (P10, P90) and how many outputs\n"
             "  differ. OP: cos or asin; DTYPE: f16, bf16, f32 or f64; N: 1..%d rounds (default 41); LO,HI: the input\n"
-            "  range (default [-pi, pi] for cos, [-1, 1] for asin). OMK_ISA and OMK_HALF16 select the build and\n"
-            "  16-bit method of both (refused when a library would not run them); each one's is printed.\n",
-            MAX_ROUNDS);
+            "  range (default [-pi, pi] for cos, [-1, 1] for asin); K: every K-th input a NaN (1..%d; payload, sign\n"
+            "  and quietness from the seed). OMK_ISA and OMK_HALF16 select the build and 16-bit method of both\n"
+            "  (refused when a library would not run them); each one's is printed.\n",
+            MAX_ROUNDS, BLOCKS * BLOCK);
 }
 
 /* One line on stderr, as ulpbench's errors. */
@@ -102,12 +105,15 @@ int main(int argc, char **argv) {
     double lo = strcmp(op, "cos") ? -1.0 : -3.141592653589793, hi = -lo;
     long rounds = 41;
     unsigned long long seed = 20261130;
+    long nan_every = 0;            /* 0: no NaN inputs */
     const char *range_text = NULL; /* --range as given, for the label (%g would print 1,1.0000001 as [1, 1]) */
     for (int i = 5; i < argc; i++) {
         const char *option = argv[i];
         char why[160];
-        if (strcmp(option, "--range") && strcmp(option, "--rounds") && strcmp(option, "--seed")) {
-            snprintf(why, sizeof why, "unknown option '%.60s': options are --range, --rounds and --seed", option);
+        if (strcmp(option, "--range") && strcmp(option, "--nan-every") && strcmp(option, "--rounds") &&
+            strcmp(option, "--seed")) {
+            snprintf(why, sizeof why, "unknown option '%.60s': options are --range, --nan-every, --rounds and --seed",
+                     option);
             return usage(why);
         }
         if (i + 1 >= argc) {
@@ -133,6 +139,12 @@ int main(int argc, char **argv) {
                 snprintf(why, sizeof why, "--range %.60s leaves %s's finite range (largest %g)", value, dtype, largest);
                 return usage(why);
             }
+        } else if (!strcmp(option, "--nan-every")) {
+            char *end;
+            errno = 0;
+            nan_every = strtol(value, &end, 10);
+            if (errno || *end || end == value || nan_every < 1 || nan_every > BLOCKS * BLOCK)
+                return usage("bad --nan-every");
         } else if (!strcmp(option, "--rounds")) {
             char *end;
             errno = 0;
@@ -217,6 +229,17 @@ int main(int argc, char **argv) {
         else
             ((uint16_t *)(void *)in)[i] = narrow((float)v);
     }
+    if (nan_every)
+        for (size_t i = nan_every - 1; i < total; i += (size_t)nan_every) {
+            const uint64_t h = splitmix64(~seed - i);
+            const unsigned bits = 8 * (unsigned)elem, mant_bits = elem == 8         ? 52
+                                                                  : elem == 4       ? 23
+                                                                  : dtype[0] == 'b' ? 7
+                                                                                    : 10;
+            const uint64_t mant = (h & ((1ull << mant_bits) - 1)) | 1; /* nonzero; the top bit says quiet */
+            const uint64_t nan = (h >> 63) << (bits - 1) | (((1ull << (bits - 1 - mant_bits)) - 1) << mant_bits) | mant;
+            memcpy(in + i * elem, &nan, elem); /* little-endian: the low bytes */
+        }
     /* inputs rounded to the dtype: a range that holds one value (zeros of either sign count as one) would time that
      * value under the range's name */
     const uint64_t magnitude = elem == 8 ? ~0ull >> 1 : (1ull << (8 * elem - 1)) - 1;
@@ -261,6 +284,8 @@ int main(int argc, char **argv) {
     } else {
         printf("%s %s on [%g, %g]", op, dtype, lo, hi);
     }
+    if (nan_every == 1) printf(", every input a NaN");
+    if (nan_every > 1) printf(", one input in %ld a NaN", nan_every);
     printf(", %d blocks of %d, %ld rounds, seed %llu\n", BLOCKS, BLOCK, rounds, seed);
     for (int k = 0; k < 2; k++)
         printf("%c runs the %s build%s%s\n", "AB"[k], isa[k], elem == 2 ? ", 16-bit types: " : "",

@@ -13,11 +13,11 @@
  * 10^6 samples from uniform, log-uniform, near 2^-1/2 and near 1 input sets: ./build/f64_rounding_margin; 2^-72.07
  * after a search for larger errors: f64_rounding_margin --search 30000000 200). A rounding
  *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 17,000 (f64_rounding_margin);
- *   those, and |x| > 1, infinities and NaN (whose NaN results fail the test), are redone by asin_f64_accurate: the same
- *   rotation in double-double (2^-87.78, 60 to 75 ns), and for the few it cannot settle, two Newton steps in
- *   256-bit fixed point (about 2 us). Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op asin
- *   --dtype f64 --impl omk --samples 100000000 --reference fast) and on the 83 asin rows of the hard-case table
- *   (ctest).
+ *   those are redone by asin_f64_accurate: the same rotation in double-double (2^-87.78, 60 to 75 ns), and for the
+ *   few it cannot settle, two Newton steps in 256-bit fixed point (about 2 us). |x| >= 1, infinities and NaN (whose
+ *   NaN results fail the test too) take asin_special in a vectorized pass over the block. Measured: 0
+ *   misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64 --impl omk --samples 100000000 --reference
+ *   fast) and on the 83 asin rows of the hard-case table (ctest).
  * asin_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit tables):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2
@@ -290,6 +290,13 @@ static inline void asin_f64_t_lo_group(const double *t_hi, double *residual, siz
 #define asin_F64_ROWS       K_ASIN_ROT_ROWS
 OMK_DEFINE_F64_FAST(asin)
 
+/* asin of |x| >= 1, NaN included, branch-free: +-pi/2 rounded for +-1; the NaN quieted; for |x| > 1 and infinities
+ * the invalid operation's NaN (x - x is 0 or that NaN). */
+static inline double asin_special(double x) {
+    const uint64_t unit = 0 - (uint64_t)(fabs(x) == 1.0);
+    return omk_select(unit, copysign(K_PIO2_HI, x), (x - x) / (x - x));
+}
+
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */
 static double asin_f64_dd(double x, double *tail) {
     *tail = 0.0;
@@ -298,9 +305,7 @@ static double asin_f64_dd(double x, double *tail) {
         if (signbit(x)) *tail = -*tail;
         return copysign(y, x);
     }
-    if (fabs(x) == 1.0) return copysign(K_PIO2_HI, x);
-    if (isnan(x)) return x + x; /* quiet it */
-    return (x - x) / (x - x);   /* |x| > 1: invalid */
+    return asin_special(x);
 }
 
 /* The middle phase, |x| < 1: the rotation step with t to ~2^-104, u^3/6 as a double-double (its u_lo term too)

@@ -349,10 +349,13 @@ static inline omk_f64_result cos_f64_huge(double x) {
  * (f64_rounding_margin). */
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
 
+/* cos of NaN and infinities: the NaN quieted, and the invalid operation's NaN. */
+static inline double cos_special(double x) { return x - x; }
+
 /* cos x = result + *tail to ~2^-62 relative, for every x (quadrant method, independent of the table step). */
 static double cos_f64_dd(double x, double *tail) {
     *tail = 0.0;
-    if (isnan(x) || isinf(x)) return x - x; /* NaN -> quiet NaN, inf -> NaN */
+    if (isnan(x) || isinf(x)) return cos_special(x);
     reduced_arg r;
     if (!cos_needs_slow_path(x)) {
         r.quadrant = (unsigned)omk_bits64(reduce_cody_waite(fabs(x), &r.hi, &r.lo)) & 3;
@@ -428,7 +431,7 @@ static omk_f64_result cos_f64_refine(double x) {
 /* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
  * the double-double phase settles all but about 2^-26 of them, the fixed-point phase the rest and |x| >= 2^20. */
 OMK_RARE_PATH static double cos_f64_accurate(double x) {
-    if (isnan(x) || isinf(x)) return x - x;
+    if (isnan(x) || isinf(x)) return cos_special(x);
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits >= 0x3e40000000000000ull && abs_bits < omk_bits64(cos_FAST_LIMIT)) { /* 2^-27 <= |x| < 2^20 */
         const omk_f64_result r = cos_f64_refine(x);

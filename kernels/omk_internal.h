@@ -42,7 +42,11 @@ enum { OMK_PREFETCH_MIN_F64 = 32768 };
  * lets GCC lay out and allocate the vector loops better (double cos 5-8% and asin 3.5% faster on AVX-512 in omk_ab,
  * cos 2-3% on AVX2). */
 #define OMK_RARE_PATH __attribute__((noinline, cold))
-#define OMK_PRAGMA(x) _Pragma(#x)
+/* The same for the vectorized passes of the blocks that need more than the first passes (OMK_DEFINE_RARE_BLOCK_F32,
+ * OMK_DEFINE_HUGE_BLOCK_F64, OMK_DEFINE_FINISH_BLOCK_F64): out of line, so that the function around the hot loops
+ * holds only their passes, but not cold, which GCC optimizes for size: it then left these loops scalar. */
+#define OMK_RARE_BLOCK __attribute__((noinline))
+#define OMK_PRAGMA(x)  _Pragma(#x)
 
 static inline int omk_ranges_overlap(const void *a, const void *b, size_t bytes) {
     const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
@@ -124,14 +128,13 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
 #endif
 
 /* One block of the binary32 loop, x[start..start + count) to y. T/U: element type and its unsigned bit type;
- * abs_bits(x): |x| as bits; fast(x): binary64 approximation, valid for |x| bits below limit_bits; huge(x): the same for
- * |x| bits in [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), run only in the flagging pass; lanes from
- * huge_end_bits on (NaN included) are always redone; finish(x, (T)approx): the stored result (for example the sign
- * applied after narrowing); round_key(approx): rounding-test distance, ambiguous when <= key_limit; accurate(x): the
- * result of a redone lane. staged: fast(x) is evaluate(reduce(x, &aux), aux), which the vector builds then run as two
- * passes. */
-#define OMK_ARRAY_BLOCK(count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge,          \
-                        huge_end_bits, finish, round_key, key_limit, accurate)                                         \
+ * abs_bits(x): |x| as bits; fast(x): binary64 approximation, valid for |x| bits below limit_bits; finish(x, (T)approx):
+ * the stored result (for example the sign applied after narrowing); round_key(approx): rounding-test distance,
+ * ambiguous when <= key_limit. staged: fast(x) is evaluate(reduce(x, &aux), aux), which the vector builds then run as
+ * two passes. A block whose keys show a lane from limit_bits on or too close to a rounding boundary goes on to
+ * rare_block (OMK_DEFINE_RARE_BLOCK_F32). */
+#define OMK_ARRAY_BLOCK(count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate, finish,        \
+                        round_key, key_limit, rare_block)                                                              \
     do {                                                                                                               \
         const size_t m = (count);                                                                                      \
         T copy[OMK_BLOCK_F32], *out = (y) + (start);                                                                   \
@@ -161,19 +164,57 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
             max_abs = a > max_abs ? a : max_abs;                                                                       \
             min_key = key < min_key ? key : min_key;                                                                   \
         }                                                                                                              \
-        if (max_abs < (limit_bits) && min_key > (key_limit)) break; /* the block is done */                            \
-        U flagged[OMK_BLOCK_F32]; /* element-wide, so the pass keeps the element type's vector length */               \
-        OMK_PRAGMA(omp simd)                                                                                           \
-        for (size_t i = 0; i < m; i++) {                                                                               \
-            const U a = abs_bits(in[i]);                                                                               \
-            const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
-            const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                      \
-            out[i] = finish(in[i], (T)approx);                                                                         \
-            flagged[i] = (U)((round_key(approx) <= (key_limit)) | (a >= (huge_end_bits)));                             \
-        }                                                                                                              \
-        for (size_t i = 0; i < m; i++)                                                                                 \
-            if (flagged[i]) out[i] = accurate(in[i]);                                                                  \
+        if (max_abs >= (limit_bits) || min_key <= (key_limit)) rare_block(in, out, m, approx_of, max_abs);             \
     } while (0)
+
+/* The rest of a binary32 block (OMK_ARRAY_BLOCK) whose keys show a lane from limit_bits on or too close to a rounding
+ * boundary, in one vectorized pass: huge(x), the approximation for |x| bits in [limit_bits, huge_end_bits)
+ * (huge_end_bits = limit_bits: none), computed only when the block holds such a lane; special(x), branch-free, for the
+ * lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1), the bits accurate(x) would give; then accurate(x) for
+ * the lanes too close to a boundary, one by one. approx_of: the approximation pass's results (vector builds). Before
+ * 2026-12-02 every block with such a lane computed huge(x) for all its lanes and sent the specials to accurate(x): a
+ * NaN in each block of 128 made binary32 cos 10 times slower (omk_ab --nan-every 100 against commit a3c7460, same
+ * outputs). */
+#define OMK_DEFINE_RARE_BLOCK_F32(name, T, U, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key,      \
+                                  key_limit, accurate, special)                                                        \
+    OMK_RARE_BLOCK static void name(const T *restrict in, T *restrict out, size_t m, const double *restrict approx_of, \
+                                    U max_abs) {                                                                       \
+        int any_huge = 0;                                                                                              \
+        if ((huge_end_bits) != (limit_bits) && max_abs >= (limit_bits)) {                                              \
+            U huge_lanes = 0;                                                                                          \
+            OMK_PRAGMA(omp simd reduction(| : huge_lanes))                                                             \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const U a = abs_bits(in[i]);                                                                           \
+                huge_lanes |= (U)(a >= (limit_bits) && a < (huge_end_bits));                                           \
+            }                                                                                                          \
+            any_huge = huge_lanes != 0;                                                                                \
+        }                                                                                                              \
+        U flagged[OMK_BLOCK_F32], any_flagged = 0; /* element-wide: the pass keeps the element type's vector length */ \
+        if (any_huge) {                                                                                                \
+            OMK_PRAGMA(omp simd reduction(| : any_flagged))                                                            \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const U a = abs_bits(in[i]);                                                                           \
+                const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                    \
+                const U special_lane = 0 - (U)(a >= (huge_end_bits));                                                  \
+                const double approx = omk_select(use_huge, huge(in[i]), fast(in[i]));                                  \
+                out[i] = omk_select_float(special_lane, special(in[i]), finish(in[i], (T)approx));                     \
+                flagged[i] = (U)(round_key(approx) <= (key_limit)) & ~special_lane;                                    \
+                any_flagged |= flagged[i];                                                                             \
+            }                                                                                                          \
+        } else { /* out[] holds every lane but the special ones */                                                     \
+            OMK_PRAGMA(omp simd reduction(| : any_flagged))                                                            \
+            for (size_t i = 0; i < m; i++) {                                                                           \
+                const U special_lane = 0 - (U)(abs_bits(in[i]) >= (huge_end_bits));                                    \
+                const double approx = OMK_APPROX_APART ? approx_of[i] : fast(in[i]);                                   \
+                out[i] = omk_select_float(special_lane, special(in[i]), out[i]);                                       \
+                flagged[i] = (U)(round_key(approx) <= (key_limit)) & ~special_lane;                                    \
+                any_flagged |= flagged[i];                                                                             \
+            }                                                                                                          \
+        }                                                                                                              \
+        if (any_flagged)                                                                                               \
+            for (size_t i = 0; i < m; i++)                                                                             \
+                if (flagged[i]) out[i] = accurate(in[i]);                                                              \
+    }
 
 /* The binary32 array loop: OMK_ARRAY_BLOCK on each block of x[0..n), written out twice in the vector builds so that
  * full blocks, nearly all of them, run passes with a constant trip count (GCC then leaves out the vector loops'
@@ -181,16 +222,16 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
  * outputs) binary32 cos took 0.93-0.97 of the time with AVX-512 and asin 0.99, double cos (OMK_ARRAY_LOOP_F64, the
  * same split) 0.98-0.99 and asin 0.97-0.98; with AVX2 0.99-1.00. The scalar build keeps one instance (its double cos
  * took 1.02 of the time with two). */
-#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, huge, huge_end_bits,       \
-                       finish, round_key, key_limit, accurate)                                                         \
+#define OMK_ARRAY_LOOP(T, U, x, y, n, abs_bits, limit_bits, fast, staged, reduce, evaluate, finish, round_key,         \
+                       key_limit, rare_block)                                                                          \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F32) {                                                      \
         const size_t block_count = (n)-start < OMK_BLOCK_F32 ? (n)-start : OMK_BLOCK_F32;                              \
         if (OMK_APPROX_APART && block_count == OMK_BLOCK_F32)                                                          \
             OMK_ARRAY_BLOCK(OMK_BLOCK_F32, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate,    \
-                            huge, huge_end_bits, finish, round_key, key_limit, accurate);                              \
+                            finish, round_key, key_limit, rare_block);                                                 \
         else                                                                                                           \
             OMK_ARRAY_BLOCK(block_count, start, T, U, x, y, abs_bits, limit_bits, fast, staged, reduce, evaluate,      \
-                            huge, huge_end_bits, finish, round_key, key_limit, accurate);                              \
+                            finish, round_key, key_limit, rare_block);                                                 \
     }
 
 /* A binary64 fast-path result: value + tail, |tail| <= ulp(value)/2. */
@@ -219,20 +260,23 @@ typedef struct {
  * When y is a power of two and the exact value falls on the other, narrower side, it lies within d s/4 < s/4 of y and
  * still rounds to y; tail = 0 is the same with the narrower spacing. This assumes normal results with a normal or zero
  * tail (cos never has others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The
- * test rejects a share of about d of the lanes. Lanes that fail it, and those from huge_end_bits on (NaN, inf), are
- * redone by accurate(x); factor 0 turns the test off. The main pass stores y alone and ORs the bits of fma(tail,
- * factor, y) - y over the block: nonzero when the test fails, since two different binary64 numbers never subtract to
- * zero and NaN (never equal to itself) keeps its bits; an extra flag (-0 and +0) only costs time. Only a block with a
- * rejected lane runs the main pass's arithmetic again, from the same arrays, to flag its lanes with the comparison
- * (about 3% of the blocks for cos, 0.5% for asin). Against storing fma(tail, factor, y) beside y for a separate loop to
- * compare, ORing the comparison took double asin 0.94-0.98 of the time with AVX-512 and 0.95-1.01 with AVX2, cos
- * 0.97-1.01 and 1.02-1.03; ORing the difference in place of the comparison (one instruction fewer: no mask to vector)
- * then took 0.97-0.98 (AVX-512) and 0.96 (AVX2) for cos, 0.97 and 0.98 for asin (omk_ab on AMD Zen 5, both orders, same
- * outputs). A second vectorized pass (both paths) runs only on blocks that hold |x| >= limit, and records the rejected
- * lanes itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the |x| reduction: its
- * fast path must make every lane from limit on fail the test (NaN) or come out correctly rounded. */
+ * test rejects a share of about d of the lanes. Lanes that fail it are redone by accurate(x); factor 0 turns the test
+ * off. Lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1) are flagged too, and finish_block
+ * (OMK_DEFINE_FINISH_BLOCK_F64) gives them special(x) in a vectorized pass before it redoes the rest. The main pass
+ * stores y alone and ORs the bits of fma(tail, factor, y) - y over the block: nonzero when the test fails, since two
+ * different binary64 numbers never subtract to zero and NaN (never equal to itself) keeps its bits; an extra flag (-0
+ * and +0) only costs time. Only a block with a rejected lane runs the main pass's arithmetic again, from the same
+ * arrays, to flag its lanes with the comparison (about 3% of the blocks for cos, 0.5% for asin). Against storing
+ * fma(tail, factor, y) beside y for a separate loop to compare, ORing the comparison took double asin 0.94-0.98 of the
+ * time with AVX-512 and 0.95-1.01 with AVX2, cos 0.97-1.01 and 1.02-1.03; ORing the difference in place of the
+ * comparison (one instruction fewer: no mask to vector) then took 0.97-0.98 (AVX-512) and 0.96 (AVX2) for cos, 0.97 and
+ * 0.98 for asin (omk_ab on AMD Zen 5, both orders, same outputs). A second vectorized pass (both paths: huge_block,
+ * OMK_DEFINE_HUGE_BLOCK_F64) runs in place of that one only on blocks that hold a lane in [limit, huge_end), and
+ * records the rejected lanes itself. An op with a rounding test and no huge path (huge_end_bits = limit_bits) skips the
+ * |x| reduction: its fast path must make every lane from limit on fail the test (NaN) or come out correctly rounded
+ * (special(x) then gives the same). */
 #define OMK_ARRAY_BLOCK_F64(count, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split, rows_first, \
-                            rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra)                      \
+                            rows_second, fast, huge_end_bits, factor, rows_extra, huge_block, finish_block)            \
     do {                                                                                                               \
         const size_t m = (count);                                                                                      \
         double copy[OMK_BLOCK_F64], *out = (y) + (start);                                                              \
@@ -246,7 +290,6 @@ typedef struct {
         int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
-        uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */              \
         int64_t row_offset[OMK_BLOCK_F64];                                                                             \
         double aux[OMK_BLOCK_F64], aux2[OMK_BLOCK_F64];                                                                \
         double row0[OMK_BLOCK_F64], row1[OMK_BLOCK_F64], row2[OMK_BLOCK_F64], row3[OMK_BLOCK_F64];                     \
@@ -273,47 +316,83 @@ typedef struct {
             if ((factor) != 0.0) any_rejected |= omk_bits64(fma(r.tail, (factor), r.value) - r.value);                 \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
-        if ((factor) != 0.0 && max_abs < (int64_t)(limit_bits) && any_rejected) {                                      \
-            OMK_PRAGMA(omp simd)                                                                                       \
-            for (size_t i = 0; i < m; i++) {                                                                           \
-                const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);                  \
-                rejected[i] = (uint64_t)(fma(r.tail, (factor), r.value) != r.value);                                   \
+        if (any_rejected || max_abs >= (int64_t)(limit_bits)) {                                                        \
+            uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */          \
+            /* both paths only in a block with a lane for the huge one: NaN and infinities alone fail the test */      \
+            if (!((huge_end_bits) != (limit_bits) && max_abs >= (int64_t)(limit_bits) &&                               \
+                  huge_block(in, out, m, rejected))) {                                                                 \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) {                                                                       \
+                    const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);              \
+                    rejected[i] =                                                                                      \
+                        ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value)) |        \
+                        ((uint64_t)((huge_end_bits) != (limit_bits)) &                                                 \
+                         (uint64_t)(omk_abs_bits64(in[i]) >= (huge_end_bits)));                                        \
+                }                                                                                                      \
             }                                                                                                          \
+            finish_block(in, out, m, rejected);                                                                        \
         }                                                                                                              \
-        if (max_abs >= (int64_t)(limit_bits)) {                                                                        \
-            any_rejected = 0;                                                                                          \
-            OMK_PRAGMA(omp simd reduction(| : any_rejected))                                                           \
-            for (size_t i = 0; i < m; i++) {                                                                           \
-                const uint64_t a = omk_abs_bits64(in[i]);                                                              \
-                const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                    \
-                const omk_f64_result fast_r = fast(in[i]), huge_r = huge(in[i]);                                       \
-                const double approx = omk_select(use_huge, huge_r.value, fast_r.value);                                \
-                const double tail = omk_select(use_huge, huge_r.tail, fast_r.tail);                                    \
-                out[i] = approx;                                                                                       \
-                const uint64_t reject =                                                                                \
-                    ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx)) |                \
-                    (uint64_t)(a >= (huge_end_bits));                                                                  \
-                rejected[i] = reject;                                                                                  \
-                any_rejected |= reject;                                                                                \
-            }                                                                                                          \
-        }                                                                                                              \
-        if (any_rejected)                                                                                              \
-            for (size_t i = 0; i < m; i++)                                                                             \
-                if (rejected[i]) out[i] = accurate(in[i]);                                                             \
     } while (0)
 
+/* The results and rounding-test flags (rejected[]: 1 for a lane to redo) of a binary64 block (OMK_ARRAY_BLOCK_F64)
+ * that holds a lane with |x| bits in [limit_bits, huge_end_bits), from both paths; the lanes from huge_end_bits on are
+ * flagged. Returns 0, and changes nothing, when the block holds no lane for huge(x). */
+#define OMK_DEFINE_HUGE_BLOCK_F64(name, limit_bits, fast, huge, huge_end_bits, factor)                                 \
+    OMK_RARE_BLOCK static int name(const double *restrict in, double *restrict out, size_t m,                          \
+                                   uint64_t *restrict rejected) {                                                      \
+        uint64_t huge_lanes = 0;                                                                                       \
+        OMK_PRAGMA(omp simd reduction(| : huge_lanes))                                                                 \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const uint64_t a = omk_abs_bits64(in[i]);                                                                  \
+            huge_lanes |= (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                                        \
+        }                                                                                                              \
+        if (!huge_lanes) return 0;                                                                                     \
+        OMK_PRAGMA(omp simd)                                                                                           \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const uint64_t a = omk_abs_bits64(in[i]);                                                                  \
+            const uint64_t use_huge = 0 - (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                        \
+            const omk_f64_result fast_r = fast(in[i]), huge_r = huge(in[i]);                                           \
+            const double approx = omk_select(use_huge, huge_r.value, fast_r.value);                                    \
+            const double tail = omk_select(use_huge, huge_r.tail, fast_r.tail);                                        \
+            out[i] = approx;                                                                                           \
+            rejected[i] = ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx)) |          \
+                          (uint64_t)(a >= (huge_end_bits));                                                            \
+        }                                                                                                              \
+        return 1;                                                                                                      \
+    }
+
+/* The flagged lanes of a binary64 block: special(x) for those from huge_end_bits on (vectorized), accurate(x) for the
+ * rest, one by one. */
+#define OMK_DEFINE_FINISH_BLOCK_F64(name, huge_end_bits, accurate, special)                                            \
+    OMK_RARE_BLOCK static void name(const double *restrict in, double *restrict out, size_t m,                         \
+                                    const uint64_t *restrict rejected) {                                               \
+        uint64_t left[OMK_BLOCK_F64], any_left = 0;                                                                    \
+        OMK_PRAGMA(omp simd reduction(| : any_left))                                                                   \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const uint64_t special_lane = 0 - (uint64_t)(omk_abs_bits64(in[i]) >= (huge_end_bits));                    \
+            out[i] = omk_select(special_lane, special(in[i]), out[i]);                                                 \
+            left[i] = rejected[i] & ~special_lane;                                                                     \
+            any_left |= left[i];                                                                                       \
+        }                                                                                                              \
+        if (any_left)                                                                                                  \
+            for (size_t i = 0; i < m; i++)                                                                             \
+                if (left[i]) out[i] = accurate(in[i]);                                                                 \
+    }
+
 /* OMK_ARRAY_BLOCK_F64 on each block, full blocks with a constant count (see OMK_ARRAY_LOOP). */
-#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast, huge,   \
-                           huge_end_bits, factor, accurate, rows_extra)                                                \
+#define OMK_ARRAY_LOOP_F64(x, y, n, limit_bits, row_of, rows, fast_rows, split, rows_first, rows_second, fast,         \
+                           huge_end_bits, factor, rows_extra, huge_block, finish_block)                                \
     for (size_t start = 0; start < (n); start += OMK_BLOCK_F64) {                                                      \
         const size_t block_count = (n)-start < OMK_BLOCK_F64 ? (n)-start : OMK_BLOCK_F64;                              \
         const int prefetch_next = (n) >= OMK_PREFETCH_MIN_F64 && (n)-start >= 2 * OMK_BLOCK_F64;                       \
         if (OMK_READ_ROWS_APART && block_count == OMK_BLOCK_F64)                                                       \
             OMK_ARRAY_BLOCK_F64(OMK_BLOCK_F64, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split, \
-                                rows_first, rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);     \
+                                rows_first, rows_second, fast, huge_end_bits, factor, rows_extra, huge_block,          \
+                                finish_block);                                                                         \
         else                                                                                                           \
             OMK_ARRAY_BLOCK_F64(block_count, start, prefetch_next, x, y, limit_bits, row_of, rows, fast_rows, split,   \
-                                rows_first, rows_second, fast, huge, huge_end_bits, factor, accurate, rows_extra);     \
+                                rows_first, rows_second, fast, huge_end_bits, factor, rows_extra, huge_block,          \
+                                finish_block);                                                                         \
     }
 
 /* Whether this build's 16-bit kernels can compute in binary32 (OMK_ARRAY_LOOP_16) rather than read their tables:
@@ -524,6 +603,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative;
+ *   op##_special(x)                      branch-free: the result (op##_f64_dd's, tail 0) for |x| from the huge end
+ *                                        bits on (NaN, infinities; asin's |x| >= 1);
  *   op##_h_fast(|x|), op##_H_GUARD, op##_F16_LIMIT_BITS, op##_BF16_LIMIT_BITS  the 16-bit kernels' binary32 path
  *                                        (OMK_ARRAY_LOOP_16), its guard and the |x| bits it leaves to the table.
  * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
@@ -535,22 +616,32 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
         double tail;                                                                                                   \
         return op##_f64_dd(x, &tail);                                                                                  \
     }                                                                                                                  \
-    OMK_DEFINE_KERNELS_16(op, f16, F16, 10, 15, odd_sign)                                                              \
-    OMK_DEFINE_KERNELS_16(op, bf16, BF16, 7, 127, odd_sign)                                                            \
     OMK_RARE_PATH static float op##_f32_accurate(float x) {                                                            \
         double tail;                                                                                                   \
         const double y = op##_f64_dd((double)x, &tail);                                                                \
         return omk_round_dd_to_float(y, tail);                                                                         \
     }                                                                                                                  \
+    /* op##_f32_accurate's result for |x| bits from op##_F32_HUGE_END_BITS on, where op##_f64_dd is op##_special */    \
+    static inline float op##_f32_special(float x) { return (float)op##_special((double)x); }                           \
+    OMK_DEFINE_KERNELS_16(op, f16, F16, 10, 15, odd_sign)                                                              \
+    OMK_DEFINE_KERNELS_16(op, bf16, BF16, 7, 127, odd_sign)                                                            \
+    OMK_DEFINE_HUGE_BLOCK_F64(op##_f64_huge_block, omk_bits64(op##_FAST_LIMIT), op##_f64_fast, op##_f64_huge,          \
+                              op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR)                                        \
+    OMK_DEFINE_FINISH_BLOCK_F64(op##_f64_finish_block, op##_F64_HUGE_END_BITS, op##_f64_accurate, op##_special)        \
+    OMK_DEFINE_RARE_BLOCK_F32(op##_f32_rare_block, float, uint32_t, omk_abs_bits32,                                    \
+                              omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast, op##_f32_huge,                        \
+                              op##_F32_HUGE_END_BITS, op##_f32_finish, omk_f32_rounding_key, 2 * OMK_F32_GUARD,        \
+                              op##_f32_accurate, op##_f32_special)                                                     \
     void OMK_ISA_NAME(omk_##op##_f64)(const double *x, double *y, size_t n) {                                          \
         OMK_ARRAY_LOOP_F64(x, y, n, omk_bits64(op##_FAST_LIMIT), op##_f64_row, op##_F64_ROWS, op##_f64_fast_rows,      \
-                           op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second, op##_f64_fast, op##_f64_huge,    \
-                           op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR, op##_f64_accurate, op##_F64_ROWS_EXTRA)   \
+                           op##_F64_SPLIT, op##_f64_rows_first, op##_f64_rows_second, op##_f64_fast,                   \
+                           op##_F64_HUGE_END_BITS, op##_F64_ROUNDING_FACTOR, op##_F64_ROWS_EXTRA, op##_f64_huge_block, \
+                           op##_f64_finish_block)                                                                      \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_f32)(const float *x, float *y, size_t n) {                                            \
         OMK_ARRAY_LOOP(float, uint32_t, x, y, n, omk_abs_bits32, omk_bits32((float)op##_FAST_LIMIT), op##_f32_fast,    \
-                       op##_F32_STAGED, op##_f32_reduce, op##_f32_evaluate, op##_f32_huge, op##_F32_HUGE_END_BITS,     \
-                       op##_f32_finish, omk_f32_rounding_key, 2 * OMK_F32_GUARD, op##_f32_accurate)                    \
+                       op##_F32_STAGED, op##_f32_reduce, op##_f32_evaluate, op##_f32_finish, omk_f32_rounding_key,     \
+                       2 * OMK_F32_GUARD, op##_f32_rare_block)                                                         \
     }
 
 /* The entry points of one 16-bit type (mant_bits fraction bits, exponent bias exp_bias): op##_<dtype>_direct, which
@@ -572,6 +663,9 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  * compiler would not turn a data-dependent branch into a blend. */
 static inline double omk_select(uint64_t mask, double if_set, double if_clear) {
     return omk_double_from_bits((omk_bits64(if_set) & mask) | (omk_bits64(if_clear) & ~mask));
+}
+static inline float omk_select_float(uint32_t mask, float if_set, float if_clear) {
+    return omk_float_from_bits((omk_bits32(if_set) & mask) | (omk_bits32(if_clear) & ~mask));
 }
 
 /* The square root instruction in every build: with -fno-math-errno GCC inlines sqrt() only when optimizing, and an

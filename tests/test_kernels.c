@@ -251,6 +251,51 @@ static void nan_payloads_are_kept(void **state) {
     }
 }
 
+/* Specials (NaN with payloads, infinities, asin's |x| >= 1) beside huge cos arguments and ordinary lanes in the same
+ * blocks: the array loops give specials their results in the pass that flags a block's lanes, with or without the
+ * huge path, and each result must be the one a call on that element alone gives (where the block holds nothing
+ * else). */
+static void specials_beside_huge_arguments(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    static const uint64_t d_odd[] = {
+        0x7ff0000000000001, 0xfff8000000012345, 0x7ff0000000000000, 0xfff0000000000000, 0x3ff0000000000000,
+        0xbff0000000000000, 0x3ff0000000000001, 0xc00921fb54442d18, 0x7fefffffffffffff, 0x4415af1d78b58c40 /* 1e20 */,
+        0x46293e5939a08cea /* 1e30 */};
+    static const uint32_t f_odd[] = {0x7f800001, 0xffc01234, 0x7f800000, 0xff800000, 0x3f800000,
+                                     0xbf800000, 0x3f800001, 0xc0490fdb, 0x7f7fffff, 0x60ad78ec /* 1e20 */,
+                                     0x4b800001 /* 2^24 + 2 */};
+    enum { ODD = sizeof d_odd / sizeof d_odd[0] };
+    static double d[N], dy[N];
+    static float f[N], fy[N];
+    uint64_t z = 20261202;
+    for (int i = 0; i < N; i++) {
+        z = z * 6364136223846793005ull + 1442695040888963407ull;
+        const double u = (double)(z >> 11) * 0x1p-53;
+        const uint64_t pick = (z >> 7) % (3 * ODD); /* a third of the lanes odd, the rest ordinary */
+        if (pick < ODD) {
+            memcpy(&d[i], &d_odd[pick], 8);
+            memcpy(&f[i], &f_odd[pick], 4);
+        } else {
+            d[i] = 2.0 * u - 1.0;
+            f[i] = (float)(2.0 * u - 1.0);
+        }
+    }
+    for (int op = 0; op < 2; op++) {
+        (op ? omk_asin_f64 : omk_cos_f64)(d, dy, N);
+        (op ? omk_asin_f32 : omk_cos_f32)(f, fy, N);
+        for (int i = 0; i < N; i++) {
+            double d_one;
+            float f_one;
+            (op ? omk_asin_f64 : omk_cos_f64)(&d[i], &d_one, 1);
+            (op ? omk_asin_f32 : omk_cos_f32)(&f[i], &f_one, 1);
+            if (memcmp(&d_one, &dy[i], 8) || memcmp(&f_one, &fy[i], 4))
+                fail_msg("%s at %d: f64 %a gives %a in the array, %a alone; f32 %a gives %a, %a alone",
+                         op ? "asin" : "cos", i, d[i], dy[i], d_one, (double)f[i], (double)fy[i], (double)f_one);
+        }
+    }
+}
+
 /* tests/data/onnx_examples.txt: the six official examples. ONNX prints 7-8 significant digits,
  * so inputs and outputs are compared within that printing precision. */
 static void onnx_examples(void **state) {
@@ -361,6 +406,7 @@ int main(void) {
         cmocka_unit_test(cos_special_values),
         cmocka_unit_test(asin_special_values),
         cmocka_unit_test(nan_payloads_are_kept),
+        cmocka_unit_test(specials_beside_huge_arguments),
         cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
     };
