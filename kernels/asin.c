@@ -14,8 +14,9 @@
  * after a search for larger errors: f64_rounding_margin --search 30000000 200). A rounding
  *   test for the bound 2^-68 (asin_F64_ROUNDING_FACTOR) passes all but about 1 lane in 17,000 (f64_rounding_margin);
  *   those are redone by asin_f64_accurate: the same rotation in double-double (2^-87.78, 60 to 75 ns), and for the
- *   few it cannot settle, two Newton steps in 256-bit fixed point (about 2 us). |x| >= 1, infinities and NaN (whose
- *   NaN results fail the test too) take asin_special in a vectorized pass over the block. Measured: 0
+ *   few it cannot settle, two Newton steps in 256-bit fixed point (about 2 us). |x| > 1, infinities and NaN (whose
+ *   NaN results fail the test too) take asin_special in a vectorized pass over the block, and so does |x| = 1 when its
+ *   block has a rejected lane (its fast result is pi/2 rounded correctly or NaN: the same bits either way). Measured: 0
  *   misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64 --impl omk --samples 100000000 --reference
  *   fast) and on the 83 asin rows of the hard-case table (ctest).
  * asin_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit tables):
@@ -291,10 +292,15 @@ static inline void asin_f64_t_lo_group(const double *t_hi, double *residual, siz
 OMK_DEFINE_F64_FAST(asin)
 
 /* asin of |x| >= 1, NaN included, branch-free: +-pi/2 rounded for +-1; the NaN quieted; for |x| > 1 and infinities
- * the invalid operation's NaN (x - x is 0 or that NaN). */
+ * the invalid operation's NaN (x - x is 0 or that NaN). The array loops compute it on whole blocks and keep it for
+ * those lanes alone: the others divide a quiet NaN, which raises no invalid-operation flag (0/0 would), and the
+ * comparisons are on the bits, which raise none for NaN. */
 static inline double asin_special(double x) {
-    const uint64_t unit = 0 - (uint64_t)(fabs(x) == 1.0);
-    return omk_select(unit, copysign(K_PIO2_HI, x), (x - x) / (x - x));
+    const uint64_t abs_bits = omk_abs_bits64(x);
+    const uint64_t unit = 0 - (uint64_t)(abs_bits == omk_bits64(1.0));
+    const uint64_t in_domain = 0 - (uint64_t)(abs_bits <= omk_bits64(1.0));
+    const double zero_or_nan = omk_select(in_domain, __builtin_nan(""), x - x);
+    return omk_select(unit, copysign(K_PIO2_HI, x), zero_or_nan / zero_or_nan);
 }
 
 /* asin x = result + *tail to about 2^-60.4 relative, for every x. */
@@ -383,8 +389,9 @@ static double asin_f64_fixed(double x, omk_f64_result start) {
     return copysign(exponent ? 2.0 * half_or_whole : half_or_whole, x);
 }
 
-/* The correctly rounded binary64 asin for the lanes the fast path's rounding test rejects (and |x| >= 1, NaN):
- * the middle phase settles all but about 2^-26 of them, the fixed-point phase the rest. */
+/* The correctly rounded binary64 asin for the lanes the fast path's rounding test rejects (|x| >= 1 and NaN, which the
+ * array loops give asin_special, only in one-element use): the middle phase settles all but about 2^-26 of them, the
+ * fixed-point phase the rest. */
 OMK_RARE_PATH static double asin_f64_accurate(double x) {
     if (!(fabs(x) < 1.0)) {
         double tail;

@@ -428,7 +428,8 @@ static omk_f64_result cos_f64_refine(double x) {
     return result;
 }
 
-/* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (and NaN, infinities):
+/* The correctly rounded binary64 cos for the lanes the fast path's rounding test rejects (NaN and infinities, which
+ * the array loops give cos_special, only in one-element use):
  * the double-double phase settles all but about 2^-26 of them, the fixed-point phase the rest and |x| >= 2^20. */
 OMK_RARE_PATH static double cos_f64_accurate(double x) {
     if (isnan(x) || isinf(x)) return cos_special(x);

@@ -168,13 +168,13 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
     } while (0)
 
 /* The rest of a binary32 block (OMK_ARRAY_BLOCK) whose keys show a lane from limit_bits on or too close to a rounding
- * boundary, in one vectorized pass: huge(x), the approximation for |x| bits in [limit_bits, huge_end_bits)
- * (huge_end_bits = limit_bits: none), computed only when the block holds such a lane; special(x), branch-free, for the
- * lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1), the bits accurate(x) would give; then accurate(x) for
- * the lanes too close to a boundary, one by one. approx_of: the approximation pass's results (vector builds). Before
- * 2026-12-02 every block with such a lane computed huge(x) for all its lanes and sent the specials to accurate(x): a
- * NaN in each block of 128 made binary32 cos 10 times slower (omk_ab --nan-every 100 against commit a3c7460, same
- * outputs). */
+ * boundary, in a vectorized pass (after a scan for huge lanes when |x| reaches limit_bits): huge(x), the approximation
+ * for |x| bits in [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), computed only when the block holds
+ * such a lane; special(x), branch-free, for the lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1), the
+ * bits accurate(x) would give; then accurate(x) for the lanes too close to a boundary, one by one. approx_of: the
+ * approximation pass's results (vector builds). Before 2026-12-02 every block with such a lane computed huge(x) for all
+ * its lanes and sent the specials to accurate(x): a NaN in each block of 128 made binary32 cos 10 times slower (omk_ab
+ * --nan-every 100 against commit a3c7460, same outputs). */
 #define OMK_DEFINE_RARE_BLOCK_F32(name, T, U, abs_bits, limit_bits, fast, huge, huge_end_bits, finish, round_key,      \
                                   key_limit, accurate, special)                                                        \
     OMK_RARE_BLOCK static void name(const T *restrict in, T *restrict out, size_t m, const double *restrict approx_of, \
@@ -265,8 +265,9 @@ typedef struct {
  * (OMK_DEFINE_FINISH_BLOCK_F64) gives them special(x) in a vectorized pass before it redoes the rest. The main pass
  * stores y alone and ORs the bits of fma(tail, factor, y) - y over the block: nonzero when the test fails, since two
  * different binary64 numbers never subtract to zero and NaN (never equal to itself) keeps its bits; an extra flag (-0
- * and +0) only costs time. Only a block with a rejected lane runs the main pass's arithmetic again, from the same
- * arrays, to flag its lanes with the comparison (about 3% of the blocks for cos, 0.5% for asin). Against storing
+ * and +0) only costs time. Only a block with a rejected lane (or a NaN or an infinity) runs the main pass's arithmetic
+ * again, from the same arrays, to flag its lanes with the comparison (about 3% of the blocks for cos, 0.5% for asin),
+ * or huge_block instead when it holds a huge argument. Against storing
  * fma(tail, factor, y) beside y for a separate loop to compare, ORing the comparison took double asin 0.94-0.98 of the
  * time with AVX-512 and 0.95-1.01 with AVX2, cos 0.97-1.01 and 1.02-1.03; ORing the difference in place of the
  * comparison (one instruction fewer: no mask to vector) then took 0.97-0.98 (AVX-512) and 0.96 (AVX2) for cos, 0.97 and
@@ -599,7 +600,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *                                        a second vectorized path covers (end = limit: none);
  *   op##_f64_huge(x), op##_F64_HUGE_END_BITS  the same for binary64;
  *   op##_F64_ROUNDING_FACTOR             the binary64 rounding test (OMK_ARRAY_LOOP_F64; 0: none);
- *   op##_f64_accurate(x)                 binary64 lanes that fail it, and those from the end bits on;
+ *   op##_f64_accurate(x)                 binary64 lanes that fail it (below the end bits);
  *   op##_FAST_LIMIT                      the fast paths cover |x| < op##_FAST_LIMIT;
  *   op##_needs_slow_path(x)              !(|x| < op##_FAST_LIMIT), NaN included;
  *   op##_f64_dd(x, &tail)                the general path, result + tail to ~2^-60 relative;

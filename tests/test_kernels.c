@@ -251,13 +251,15 @@ static void nan_payloads_are_kept(void **state) {
     }
 }
 
-/* Specials (NaN with payloads, infinities, asin's |x| >= 1) beside huge cos arguments and ordinary lanes in the same
- * blocks: the array loops give specials their results in the pass that flags a block's lanes, with or without the
- * huge path, and each result must be the one a call on that element alone gives (where the block holds nothing
- * else). */
+/* Specials (NaN with payloads, infinities, asin's |x| >= 1) beside ordinary lanes in the same blocks, with huge cos
+ * arguments among them and without: the array loops give specials their results in the passes after the first ones,
+ * which compute the huge path only for a block that needs it, and each result must be the one a call on that element
+ * alone gives (in a block that holds nothing else), in place too. (That special values are the right ones is
+ * cos_special_values' and nan_payloads_are_kept's business.) */
 static void specials_beside_huge_arguments(void **state) {
     (void)state;
     enum { N = 1000 };
+    /* the last three huge for cos (|x| >= 2^20) */
     static const uint64_t d_odd[] = {
         0x7ff0000000000001, 0xfff8000000012345, 0x7ff0000000000000, 0xfff0000000000000, 0x3ff0000000000000,
         0xbff0000000000000, 0x3ff0000000000001, 0xc00921fb54442d18, 0x7fefffffffffffff, 0x4415af1d78b58c40 /* 1e20 */,
@@ -265,33 +267,44 @@ static void specials_beside_huge_arguments(void **state) {
     static const uint32_t f_odd[] = {0x7f800001, 0xffc01234, 0x7f800000, 0xff800000, 0x3f800000,
                                      0xbf800000, 0x3f800001, 0xc0490fdb, 0x7f7fffff, 0x60ad78ec /* 1e20 */,
                                      0x4b800001 /* 2^24 + 2 */};
-    enum { ODD = sizeof d_odd / sizeof d_odd[0] };
-    static double d[N], dy[N];
-    static float f[N], fy[N];
-    uint64_t z = 20261202;
-    for (int i = 0; i < N; i++) {
-        z = z * 6364136223846793005ull + 1442695040888963407ull;
-        const double u = (double)(z >> 11) * 0x1p-53;
-        const uint64_t pick = (z >> 7) % (3 * ODD); /* a third of the lanes odd, the rest ordinary */
-        if (pick < ODD) {
-            memcpy(&d[i], &d_odd[pick], 8);
-            memcpy(&f[i], &f_odd[pick], 4);
-        } else {
-            d[i] = 2.0 * u - 1.0;
-            f[i] = (float)(2.0 * u - 1.0);
-        }
-    }
-    for (int op = 0; op < 2; op++) {
-        (op ? omk_asin_f64 : omk_cos_f64)(d, dy, N);
-        (op ? omk_asin_f32 : omk_cos_f32)(f, fy, N);
+    enum { ODD = sizeof d_odd / sizeof d_odd[0], HUGE_ODD = 3 };
+    static double d[N], dy[N], d_in_place[N];
+    static float f[N], fy[N], f_in_place[N];
+    for (int with_huge = 0; with_huge < 2; with_huge++) {
+        const uint64_t odd = with_huge ? ODD : ODD - HUGE_ODD;
+        uint64_t z = 20261202;
         for (int i = 0; i < N; i++) {
-            double d_one;
-            float f_one;
-            (op ? omk_asin_f64 : omk_cos_f64)(&d[i], &d_one, 1);
-            (op ? omk_asin_f32 : omk_cos_f32)(&f[i], &f_one, 1);
-            if (memcmp(&d_one, &dy[i], 8) || memcmp(&f_one, &fy[i], 4))
-                fail_msg("%s at %d: f64 %a gives %a in the array, %a alone; f32 %a gives %a, %a alone",
-                         op ? "asin" : "cos", i, d[i], dy[i], d_one, (double)f[i], (double)fy[i], (double)f_one);
+            z = z * 6364136223846793005ull + 1442695040888963407ull;
+            const double u = (double)(z >> 11) * 0x1p-53;
+            const uint64_t pick = (z >> 7) % (3 * odd); /* a third of the lanes odd, the rest ordinary */
+            if (pick < odd) {
+                memcpy(&d[i], &d_odd[pick], 8);
+                memcpy(&f[i], &f_odd[pick], 4);
+            } else {
+                d[i] = 2.0 * u - 1.0;
+                f[i] = (float)(2.0 * u - 1.0);
+            }
+        }
+        for (int op = 0; op < 2; op++) {
+            (op ? omk_asin_f64 : omk_cos_f64)(d, dy, N);
+            (op ? omk_asin_f32 : omk_cos_f32)(f, fy, N);
+            memcpy(d_in_place, d, sizeof d);
+            memcpy(f_in_place, f, sizeof f);
+            (op ? omk_asin_f64 : omk_cos_f64)(d_in_place, d_in_place, N);
+            (op ? omk_asin_f32 : omk_cos_f32)(f_in_place, f_in_place, N);
+            for (int i = 0; i < N; i++) {
+                double d_one;
+                float f_one;
+                (op ? omk_asin_f64 : omk_cos_f64)(&d[i], &d_one, 1);
+                (op ? omk_asin_f32 : omk_cos_f32)(&f[i], &f_one, 1);
+                if (memcmp(&d_one, &dy[i], 8) || memcmp(&f_one, &fy[i], 4) || memcmp(&d_one, &d_in_place[i], 8) ||
+                    memcmp(&f_one, &f_in_place[i], 4))
+                    fail_msg(
+                        "%s (huge arguments: %s) at %d: f64 %a gives %a in the array (%a in place), %a alone; f32 %a "
+                        "gives %a (%a in place), %a alone",
+                        op ? "asin" : "cos", with_huge ? "yes" : "no", i, d[i], dy[i], d_in_place[i], d_one,
+                        (double)f[i], (double)fy[i], (double)f_in_place[i], (double)f_one);
+            }
         }
     }
 }
