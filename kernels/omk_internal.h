@@ -291,6 +291,7 @@ typedef struct {
         int64_t max_abs = 0; /* |x| bits stay below 2^63: signed, which AVX2 compares in one instruction */            \
         const int track_max = (huge_end_bits) != (limit_bits) || (factor) == 0.0;                                      \
         uint64_t any_rejected = 0;                                                                                     \
+        uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */              \
         int64_t row_offset[OMK_BLOCK_F64];                                                                             \
         double aux[OMK_BLOCK_F64], aux2[OMK_BLOCK_F64];                                                                \
         double row0[OMK_BLOCK_F64], row1[OMK_BLOCK_F64], row2[OMK_BLOCK_F64], row3[OMK_BLOCK_F64];                     \
@@ -318,7 +319,6 @@ typedef struct {
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
         if (any_rejected || max_abs >= (int64_t)(limit_bits)) {                                                        \
-            uint64_t rejected[OMK_BLOCK_F64]; /* element-wide: a narrower type would set the vector length */          \
             /* both paths only in a block with a lane for the huge one: NaN and infinities alone fail the test */      \
             if (!((huge_end_bits) != (limit_bits) && max_abs >= (int64_t)(limit_bits) &&                               \
                   huge_block(in, out, m, rejected))) {                                                                 \
