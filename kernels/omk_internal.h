@@ -167,6 +167,17 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         if (max_abs >= (limit_bits) || min_key <= (key_limit)) rare_block(in, out, m, approx_of, max_abs);             \
     } while (0)
 
+/* any (of type U) nonzero when some lane of in[0..m) has |x| bits (abs_bits) in [lo, hi): the blocks that need a huge
+ * path. */
+#define OMK_ANY_LANE_IN(any, U, abs_bits, in, m, lo, hi)                                                               \
+    do {                                                                                                               \
+        OMK_PRAGMA(omp simd reduction(| : any))                                                                        \
+        for (size_t i = 0; i < m; i++) {                                                                               \
+            const U a = abs_bits(in[i]);                                                                               \
+            any |= (U)(a >= (lo) && a < (hi));                                                                         \
+        }                                                                                                              \
+    } while (0)
+
 /* The rest of a binary32 block (OMK_ARRAY_BLOCK) whose keys show a lane from limit_bits on or too close to a rounding
  * boundary, in a vectorized pass (after a scan for huge lanes when |x| reaches limit_bits): huge(x), the approximation
  * for |x| bits in [limit_bits, huge_end_bits) (huge_end_bits = limit_bits: none), computed only when the block holds
@@ -182,11 +193,7 @@ static inline void omk_read_rows4(const double *table, const int64_t *offset, do
         int any_huge = 0;                                                                                              \
         if ((huge_end_bits) != (limit_bits) && max_abs >= (limit_bits)) {                                              \
             U huge_lanes = 0;                                                                                          \
-            OMK_PRAGMA(omp simd reduction(| : huge_lanes))                                                             \
-            for (size_t i = 0; i < m; i++) {                                                                           \
-                const U a = abs_bits(in[i]);                                                                           \
-                huge_lanes |= (U)(a >= (limit_bits) && a < (huge_end_bits));                                           \
-            }                                                                                                          \
+            OMK_ANY_LANE_IN(huge_lanes, U, abs_bits, in, m, limit_bits, huge_end_bits);                                \
             any_huge = huge_lanes != 0;                                                                                \
         }                                                                                                              \
         U flagged[OMK_BLOCK_F32], any_flagged = 0; /* element-wide: the pass keeps the element type's vector length */ \
@@ -342,11 +349,7 @@ typedef struct {
     OMK_RARE_BLOCK static int name(const double *restrict in, double *restrict out, size_t m,                          \
                                    uint64_t *restrict rejected) {                                                      \
         uint64_t huge_lanes = 0;                                                                                       \
-        OMK_PRAGMA(omp simd reduction(| : huge_lanes))                                                                 \
-        for (size_t i = 0; i < m; i++) {                                                                               \
-            const uint64_t a = omk_abs_bits64(in[i]);                                                                  \
-            huge_lanes |= (uint64_t)(a >= (limit_bits) && a < (huge_end_bits));                                        \
-        }                                                                                                              \
+        OMK_ANY_LANE_IN(huge_lanes, uint64_t, omk_abs_bits64, in, m, limit_bits, huge_end_bits);                       \
         if (!huge_lanes) return 0;                                                                                     \
         OMK_PRAGMA(omp simd)                                                                                           \
         for (size_t i = 0; i < m; i++) {                                                                               \
