@@ -268,8 +268,9 @@ typedef struct {
  * still rounds to y; tail = 0 is the same with the narrower spacing. This assumes normal results with a normal or zero
  * tail (cos never has others) and 2^-80 <= eps <= 2^-56, where the rounding of factor stays below its d^2 margin.) The
  * test rejects a share of about d of the lanes. Lanes that fail it are redone by accurate(x); factor 0 turns the test
- * off. Lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1) are flagged too, and finish_block
- * (OMK_DEFINE_FINISH_BLOCK_F64) gives them special(x) in a vectorized pass before it redoes the rest. The main pass
+ * off. A block with such a lane or with a lane from limit_bits on goes to finish_block (OMK_DEFINE_FINISH_BLOCK_F64),
+ * which gives the lanes from huge_end_bits on (NaN, infinities, asin's |x| >= 1) special(x), whatever their flags, in a
+ * vectorized pass before it redoes the rest. The main pass
  * stores y alone and ORs the bits of fma(tail, factor, y) - y over the block: nonzero when the test fails, since two
  * different binary64 numbers never subtract to zero and NaN (never equal to itself) keeps its bits; an extra flag (-0
  * and +0) only costs time. Only a block with a rejected lane (or a NaN or an infinity) runs the main pass's arithmetic
@@ -326,16 +327,13 @@ typedef struct {
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
         if (any_rejected || max_abs >= (int64_t)(limit_bits)) {                                                        \
-            /* both paths only in a block with a lane for the huge one: NaN and infinities alone fail the test */      \
+            /* both paths only in a block with a lane for the huge one; finish_block handles NaN and infinities */     \
             if (!((huge_end_bits) != (limit_bits) && max_abs >= (int64_t)(limit_bits) &&                               \
                   huge_block(in, out, m, rejected))) {                                                                 \
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) {                                                                       \
                     const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);              \
-                    rejected[i] =                                                                                      \
-                        ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value)) |        \
-                        ((uint64_t)((huge_end_bits) != (limit_bits)) &                                                 \
-                         (uint64_t)(omk_abs_bits64(in[i]) >= (huge_end_bits)));                                        \
+                    rejected[i] = (uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value); \
                 }                                                                                                      \
             }                                                                                                          \
             finish_block(in, out, m, rejected);                                                                        \
@@ -343,8 +341,8 @@ typedef struct {
     } while (0)
 
 /* The results and rounding-test flags (rejected[]: 1 for a lane to redo) of a binary64 block (OMK_ARRAY_BLOCK_F64)
- * that holds a lane with |x| bits in [limit_bits, huge_end_bits), from both paths; the lanes from huge_end_bits on are
- * flagged. Returns 0, and changes nothing, when the block holds no lane for huge(x). */
+ * that holds a lane with |x| bits in [limit_bits, huge_end_bits), from both paths (the lanes from huge_end_bits on are
+ * finish_block's). Returns 0, and changes nothing, when the block holds no lane for huge(x). */
 #define OMK_DEFINE_HUGE_BLOCK_F64(name, limit_bits, fast, huge, huge_end_bits, factor)                                 \
     OMK_RARE_BLOCK static int name(const double *restrict in, double *restrict out, size_t m,                          \
                                    uint64_t *restrict rejected) {                                                      \
@@ -359,8 +357,7 @@ typedef struct {
             const double approx = omk_select(use_huge, huge_r.value, fast_r.value);                                    \
             const double tail = omk_select(use_huge, huge_r.tail, fast_r.tail);                                        \
             out[i] = approx;                                                                                           \
-            rejected[i] = ((uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx)) |          \
-                          (uint64_t)(a >= (huge_end_bits));                                                            \
+            rejected[i] = (uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx);             \
         }                                                                                                              \
         return 1;                                                                                                      \
     }
