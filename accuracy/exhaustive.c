@@ -308,6 +308,10 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         snprintf(err, len, "no implementation '%s' of %s f32 in this registry", impl, op);
         return -1;
     }
+    if (st->spec.entry->role == ULPB_ROLE_BASELINE) { /* as a new run of it is refused: its "errors" mean nothing */
+        snprintf(err, len, "'%s' is a throughput baseline and has no accuracy", impl);
+        return -1;
+    }
     st->spec.mpfr_reference = strcmp(reference, "mpfr") == 0;
     double index, count, chunk_inputs;
     const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");

@@ -173,7 +173,8 @@ int ulpb_check_disable_isa(char *err, size_t err_len) {
 bool ulpb_isa_available(ulpb_isa isa) { return cpu_supports(isa) && !disabled_by_environment(isa); }
 
 void ulpb_limit_omk_to_available_isas(void) {
-    if (getenv("OMK_ISA")) return; /* an explicit choice stands */
+    const char *chosen = getenv("OMK_ISA");
+    if (chosen && *chosen) return; /* an explicit choice stands (an empty one is none, for libomk too) */
     if (disabled_by_environment(ULPB_ISA_AVX2))
         setenv("OMK_ISA", "scalar", 1);
     else if (disabled_by_environment(ULPB_ISA_AVX512))

@@ -455,6 +455,10 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s: result %d names no registry entry", names[0], r);
             goto done;
         }
+        if (results[r].entry->role == ULPB_ROLE_BASELINE) {
+            snprintf(err, len, "%s: result %d names '%s', a throughput baseline with no accuracy", names[0], r, impl);
+            goto done;
+        }
         /* sharded runs are sampled (f32, f64): every shard carries the same samplers, whose sums are its counters */
         const cJSON *samplers0 = cJSON_GetObjectItemCaseSensitive(id, "samplers");
         results[r].sampler_count = cJSON_IsArray(samplers0) ? cJSON_GetArraySize(samplers0) : 0;

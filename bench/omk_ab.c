@@ -120,6 +120,11 @@ int main(int argc, char **argv) {
             snprintf(why, sizeof why, "%s needs a value", option);
             return usage(why);
         }
+        for (int j = 5; j < i; j += 2) /* options come in pairs: a second value would silently replace the first */
+            if (!strcmp(argv[j], option)) {
+                snprintf(why, sizeof why, "%s given twice", option);
+                return usage(why);
+            }
         const char *value = argv[++i];
         if (!strcmp(option, "--range")) {
             const char *comma = strchr(value, ',');
@@ -181,6 +186,8 @@ int main(int argc, char **argv) {
     /* libomk takes an OMK_ISA it cannot run, or an OMK_HALF16 it does not know, for its default: a typo would time the
      * default path and pass for the one asked for */
     const char *forced_isa = getenv("OMK_ISA"), *forced_half16 = getenv("OMK_HALF16");
+    if (forced_isa && !*forced_isa) forced_isa = NULL; /* empty: no choice, for libomk too */
+    if (forced_half16 && !*forced_half16) forced_half16 = NULL;
     if (forced_half16 && strcmp(forced_half16, "table") && strcmp(forced_half16, "compute")) {
         fprintf(stderr, "omk_ab: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
         return 2;

@@ -233,6 +233,9 @@ static volatile sig_atomic_t renaming, held_signal;
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
 enum { ENDING_SIGNALS = sizeof ending_signals / sizeof ending_signals[0] };
 
+/* A directory the run made for its outputs (ulpb_remove_dir_when_ended): removed too, unless something is in it. */
+static const char *volatile made_dir;
+
 static void remove_temps_then_end(int sig) {
     if (renaming) {
         held_signal = sig;
@@ -241,8 +244,27 @@ static void remove_temps_then_end(int sig) {
     char *const *temps = pending_temps;
     for (int i = 0; temps && i < pending_count; i++)
         if (temps[i]) unlink(temps[i]);
+    if (made_dir) rmdir(made_dir); /* async-signal-safe, and fails once a file is in it */
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static struct sigaction dir_previous[ENDING_SIGNALS];
+
+void ulpb_remove_dir_when_ended(const char *dir) {
+    if (dir) {
+        made_dir = dir;
+        struct sigaction cleanup = {0};
+        cleanup.sa_handler = remove_temps_then_end; /* no temporary files pending outside ulpb_write_outputs */
+        sigfillset(&cleanup.sa_mask);
+        for (int k = 0; k < ENDING_SIGNALS; k++) {
+            sigaction(ending_signals[k], &cleanup, &dir_previous[k]);
+            if (dir_previous[k].sa_handler == SIG_IGN) sigaction(ending_signals[k], &dir_previous[k], NULL);
+        }
+    } else if (made_dir) {
+        for (int k = 0; k < ENDING_SIGNALS; k++) sigaction(ending_signals[k], &dir_previous[k], NULL);
+        made_dir = NULL;
+    }
 }
 
 static int write_outputs_with(const ulpb_output *outputs, int count, bool own_handlers, char *err, size_t err_len) {

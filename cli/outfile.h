@@ -51,5 +51,9 @@ int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t 
 /* The same, for a caller whose own handlers of SIGINT, SIGTERM and SIGHUP only note the signal (an exhaustive run's
  * checkpoint): the write is finished, not cut short, and the caller stops after it. */
 int ulpb_write_outputs_in_run(const ulpb_output *outputs, int count, char *err, size_t err_len);
+/* While dir (a directory this run made for its outputs) is set, SIGINT, SIGTERM and SIGHUP remove it, if it is still
+ * empty, before they end the process (signals the process ignores stay ignored); NULL puts the previous handlers
+ * back. */
+void ulpb_remove_dir_when_ended(const char *dir);
 
 #endif

@@ -40,14 +40,32 @@ static char **g_argv;
 static bool *g_dropped; /* g_argc flags: the words of the process's argv that the recorded result command leaves out */
 static const char *g_executable; /* argv[0] */
 
+/* An error message on one line of stderr, as the README promises: a control character from the command line (a
+ * newline in --op, say) is shown as '?'. */
+static void error_line(const char *prefix, const char *fmt, va_list ap) {
+    char text[1024];
+    vsnprintf(text, sizeof text, fmt, ap);
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    fprintf(stderr, "%s%s\n", prefix, text);
+}
+
 static int fail(const char *sub, const char *fmt, ...) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "ulpbench %s: ", sub);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "ulpbench %s: ", sub);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    error_line(prefix, fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* The same for the messages of main, before a command runs. */
+static void fail_early(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_line("ulpbench: ", fmt, ap);
+    va_end(ap);
 }
 
 /* getopt prints nothing (opterr = 0 in main; every optstring starts with ':'), so an error is
@@ -57,6 +75,8 @@ static const struct option *g_long_options; /* the table of the last next_option
 /* next_option's code for an option with a value given a second time, and that option's name */
 enum { OPTION_GIVEN_TWICE = -2 };
 static const char *g_repeated_option;
+/* An error in the environment's settings, held back by main while the command line may ask for help only. */
+static const char *g_env_error;
 
 static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (c == OPTION_GIVEN_TWICE)
@@ -89,6 +109,10 @@ static int next_option(int argc, char **argv, const char *shortopts, const struc
     if (opts != g_long_options) memset(given, 0, sizeof given);
     g_long_options = opts;
     const int c = getopt_long(argc, argv, shortopts, opts, longindex);
+    if (c == -1 && g_env_error && *g_env_error) { /* no help after all (main): the run would misdescribe itself */
+        fail_early("%s", g_env_error);
+        exit(EXIT_USAGE);
+    }
     if (c != -1 && c != '?' && c != ':' && optarg && optind >= 2 && optarg == argv[optind - 1] &&
         strncmp(optarg, "--", 2) == 0) {
         optind--;
@@ -893,14 +917,19 @@ static int run_exhaustive(const accuracy_options *o) {
         fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,
                 st->stats.misrounded > st->misrounded_listed ? ", the first listed" : "");
         for (uint64_t i = 0; i < st->misrounded_listed && i < 20; i++) fprintf(f, " 0x%08x", st->misrounded[i]);
-        fprintf(f, "%s\n", st->misrounded_listed > 20 ? " ... (all listed ones are in the JSON)" : "");
+        fprintf(f, "%s\n",
+                st->misrounded_listed <= 20 ? ""
+                : json_path                 ? " ... (all listed ones are in the JSON)"
+                                            : " ... (--json FILE lists them all)");
     }
     fclose(f);
     cJSON *doc = exhaustive_record_json(&record, st);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md, true); /* hours of work: synced */
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
-                json_path ? "the partial result can be resumed with --resume" : "no --json, nothing saved");
+                json_path          ? "the partial result can be resumed with --resume"
+                : o->markdown_path ? "no --json: the Markdown summary was written, nothing to resume"
+                                   : "no --json, nothing saved");
         status = EXIT_INCOMPLETE;
     }
     cJSON_Delete(doc);
@@ -959,7 +988,10 @@ static int cmd_merge(int argc, char **argv) {
         if (!cJSON_IsObject(envs[i])) status = fail("merge", "%s has no \"environment\"", names[i]);
     for (int i = 0; i < count && status == 0; i++) { /* from 0: a first file without them is refused too */
         const char *a, *b, *what = environment_difference(envs[0], envs[i], &a, &b);
-        if (what)
+        if (what && (i == 0 || !strcmp(a, "missing") || !strcmp(b, "missing"))) /* not a difference: a gap */
+            status = fail("merge", "%s: its \"environment\" has no \"%s\"", strcmp(a, "missing") ? names[i] : names[0],
+                          what);
+        else if (what)
             status = fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0], names[i],
                           what, a, b);
     }
@@ -1252,11 +1284,12 @@ enum { RANGE_TEXT_MAX = 120 };
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
+    errno = 0; /* ERANGE: beyond binary64's range, as in parse_number */
     *lo = strtod(text, &end);
-    if (end == text || isspace((unsigned char)*text) || *end != ',') return -1; /* strtod skips leading space */
+    if (end == text || isspace((unsigned char)*text) || *end != ',' || errno == ERANGE) return -1;
     const char *second = end + 1;
     *hi = strtod(second, &end);
-    if (end == second || isspace((unsigned char)*second) || *end) return -1;
+    if (end == second || isspace((unsigned char)*second) || *end || errno == ERANGE) return -1;
     return isfinite(*lo) && isfinite(*hi) && *lo < *hi ? 0 : -1;
 }
 
@@ -1347,7 +1380,7 @@ static int cmd_bench(int argc, char **argv) {
             break;
         case 'a':
             if (parse_range(optarg, &range_lo, &range_hi))
-                return fail("bench", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+                return fail("bench", "--range needs LO,HI: two finite binary64 numbers with LO < HI, got '%s'", optarg);
             if (strlen(optarg) > RANGE_TEXT_MAX) /* it labels the columns as given */
                 return fail("bench", "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             range_given = true;
@@ -1614,7 +1647,9 @@ static int cmd_report(int argc, char **argv) {
             return fail("report", "cannot make --output-dir '%s': %s", o.output_dir, strerror(errno));
         made_dir = true;
     }
+    if (made_dir) ulpb_remove_dir_when_ended(o.output_dir); /* and on SIGINT, SIGTERM or SIGHUP meanwhile */
     const int status = report_into_dir(&o);
+    if (made_dir) ulpb_remove_dir_when_ended(NULL);
     if (made_dir && status != 0) rmdir(o.output_dir); /* fails, as it should, once a report is in it */
     return status;
 }
@@ -1713,7 +1748,8 @@ static void usage(FILE *f) {
           "  merge      combine the shards of an exhaustive or sampled accuracy run\n"
           "  hard-cases search binary64 inputs that are hard to round\n"
           "  targets    check saved bench results against the throughput targets\n\n"
-          "Run 'ulpbench <command> --help' for a command's options.\n",
+          "Run 'ulpbench <command> --help' for a command's options, 'ulpbench --version' for the versions of\n"
+          "ulpbench, omk (and its build in use) and the libraries it measures against.\n",
           f);
 }
 
@@ -1742,32 +1778,29 @@ int main(int argc, char **argv) {
     /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported and removes the temporary
      * file, instead of SIGXFSZ killing the process and leaving it behind. */
     signal(SIGXFSZ, SIG_IGN);
-    /* a command's help runs nothing, so the environment checks below need not pass for it (as for 'ulpbench --help') */
+    /* The environment's settings must name what the run measures; the first one that does not is the error. A
+     * command's help runs nothing, so it is shown even then (as for 'ulpbench --help'): with a word that reads as
+     * help, the error waits for the command's options to be parsed (next_option), since "--json -h" names a file. */
     bool help = false;
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
         help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-    char isa_err[256];
-    if (!help && ulpb_check_disable_isa(isa_err, sizeof isa_err)) {
-        fprintf(stderr, "ulpbench: %s\n", isa_err);
-        return EXIT_USAGE;
-    }
-    /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must
-     * not pass for one. (Asking libomk fixes its build for the process; with OMK_ISA set, the limit below would not
-     * change it anyway.) */
-    const char *forced_isa = help ? NULL : getenv("OMK_ISA");
-    if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0) {
-        fprintf(stderr,
-                "ulpbench: OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)\n",
-                forced_isa, omk_isa_in_use());
-        return EXIT_USAGE;
-    }
-    /* OMK_ISA must not name a build ULPB_DISABLE_ISA rules out: the run would stand for a CPU without that ISA and
-     * still measure it */
-    const ulpb_isa forced = forced_isa ? ulpb_isa_named(forced_isa, strlen(forced_isa)) : ULPB_ISA_NONE;
-    if (forced != ULPB_ISA_NONE && !ulpb_isa_available(forced)) {
-        fprintf(stderr, "ulpbench: OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables\n", forced_isa,
-                getenv("ULPB_DISABLE_ISA"));
-        return EXIT_USAGE;
+    char env_error[512] = "";
+    if (ulpb_check_disable_isa(env_error, sizeof env_error) == 0) {
+        /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must
+         * not pass for one. (Asking libomk fixes its build for the process; with OMK_ISA set, the limit below would
+         * not change it anyway.) An empty value is no choice, for libomk as here. */
+        const char *forced_isa = getenv("OMK_ISA");
+        if (forced_isa && !*forced_isa) forced_isa = NULL;
+        /* OMK_ISA must not name a build ULPB_DISABLE_ISA rules out: the run would stand for a CPU without that ISA
+         * and still measure it */
+        const ulpb_isa forced = forced_isa ? ulpb_isa_named(forced_isa, strlen(forced_isa)) : ULPB_ISA_NONE;
+        if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0)
+            snprintf(env_error, sizeof env_error,
+                     "OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)", forced_isa,
+                     omk_isa_in_use());
+        else if (forced != ULPB_ISA_NONE && !ulpb_isa_available(forced))
+            snprintf(env_error, sizeof env_error, "OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables",
+                     forced_isa, getenv("ULPB_DISABLE_ISA"));
     }
     /* the settings as the user gave them, before ulpb_limit_omk_to_available_isas sets OMK_ISA itself */
     static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16"};
@@ -1781,22 +1814,21 @@ int main(int argc, char **argv) {
     }
     g_env_words = env_words;
     /* before anything else asks libomk which build it runs: the first question fixes the answer */
-    ulpb_limit_omk_to_available_isas();
+    if (!*env_error) ulpb_limit_omk_to_available_isas();
     /* likewise for the 16-bit method: libomk takes any other value as the default, so a typo would measure it */
-    const char *forced_half16 = help ? NULL : getenv("OMK_HALF16");
-    bool half16_refused = false;
-    if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0) {
-        fprintf(stderr, "ulpbench: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
-        half16_refused = true;
-    } else if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0) {
-        fprintf(stderr, "ulpbench: OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s\n",
-                forced_half16, omk_isa_in_use(), omk_half16_method());
-        half16_refused = true;
-    }
-    if (half16_refused) {
+    const char *forced_half16 = getenv("OMK_HALF16");
+    if (*env_error || (forced_half16 && !*forced_half16)) forced_half16 = NULL;
+    if (forced_half16 && strcmp(forced_half16, "table") != 0 && strcmp(forced_half16, "compute") != 0)
+        snprintf(env_error, sizeof env_error, "OMK_HALF16=%s is no 16-bit method (table or compute)", forced_half16);
+    else if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0)
+        snprintf(env_error, sizeof env_error, "OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s",
+                 forced_half16, omk_isa_in_use(), omk_half16_method());
+    if (*env_error && !help) {
+        fail_early("%s", env_error);
         for (int i = 0; i < g_env_count; i++) free(env_words[i]);
         return EXIT_USAGE;
     }
+    g_env_error = env_error;
     char *command = join_command(argc, argv);
     g_command = command;
     g_argc = argc;
@@ -1821,8 +1853,17 @@ int main(int argc, char **argv) {
         status = cmd_bench(argc - 1, argv + 1);
     else if (strcmp(sub, "targets") == 0)
         status = cmd_targets(argc - 1, argv + 1);
-    else {
-        fprintf(stderr, "ulpbench: unknown command '%s' (try 'ulpbench --help')\n", sub);
+    else if (strcmp(sub, "--version") == 0 && argc > 2) {
+        fail_early("--version takes no arguments");
+        status = EXIT_USAGE;
+    } else if (strcmp(sub, "--version") == 0) { /* what a bug report or a CI log should name */
+        cJSON *env = ulpb_environment_json();
+        printf("ulpbench %s\n", cJSON_GetObjectItem(env, "ulpbench")->valuestring);
+        cJSON_Delete(env);
+        environment_line(stdout);
+        status = 0;
+    } else {
+        fail_early("unknown command '%s' (try 'ulpbench --help')", sub);
         status = EXIT_USAGE;
     }
     free(command);

@@ -483,6 +483,26 @@ static void sampled_shards_merge(void **state) {
     cJSON_DeleteItemFromObject(no_env, "environment");
     save_json(no_env, "s2bad.json");
     expect_merge_refused("s2bad.json has no \"environment\"", "no environment");
+    /* an environment without the versions it must record is named as such, not as a difference */
+    cJSON *empty_env = load_json("s2.json");
+    cJSON_ReplaceItemInObject(empty_env, "environment", cJSON_CreateObject());
+    save_json(empty_env, "s2bad.json");
+    expect_merge_refused("s2bad.json: its \"environment\" has no \"glibc\"", "empty environment");
+    /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
+    for (int k = 0; k < 3; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d.json", k);
+        cJSON *doc = load_json(name);
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0), "impl",
+                                  cJSON_CreateString("memcpy"));
+        snprintf(name, sizeof name, "m%d.json", k);
+        save_json(doc, name);
+    }
+    assert_int_equal(run("merge $D/m0.json $D/m1.json $D/m2.json"), 2);
+    char *baseline_err = slurp(path("err.txt"));
+    if (!one_line_with(baseline_err, "'memcpy', a throughput baseline with no accuracy"))
+        fail_msg("memcpy shards: stderr '%s'", baseline_err);
+    free(baseline_err);
     /* counters that contradict each other: outcomes that are not the inputs, a histogram that is not the finite
      * results, a result that is not the sum of its samplers (each sampler consistent on its own) */
     for (int edit = 0; edit < 3; edit++) {
@@ -663,7 +683,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 14; edit++) {
+    for (int edit = 0; edit < 15; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
@@ -693,6 +713,9 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         } else if (edit == 13) {
             cJSON_ReplaceItemInObject(doc, "impl_seconds", cJSON_CreateString("1"));
             needle = "impl_seconds";
+        } else if (edit == 14) { /* refused as a new run of it is: memcpy's outputs are its inputs */
+            cJSON_ReplaceItemInObject(doc, "impl", cJSON_CreateString("memcpy"));
+            needle = "'memcpy' is a throughput baseline";
         } else if (edit == 4) { /* started by another omk build: the resumed result would mix two */
             needle = "another environment (omk_isa: 'other-isa'";
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "environment"), "omk_isa",
@@ -879,6 +902,9 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --range 3,1", "--range"},
         {"bench --range 1", "--range"},
         {"bench --range 0,inf", "--range"},
+        /* strtod gives 0 for a bound below binary64's range: the column would name a range the inputs do not span */
+        {"bench --op cos --dtype f64 --range 1e-400,1e-300", "two finite binary64 numbers"},
+        {"bench --op cos --dtype f64 --range 1,1e999", "two finite binary64 numbers"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
         /* inputs cast to the dtype: a range of one value would be timed as that value and labelled as the range */
         {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds a single f32 value"},
@@ -897,6 +923,43 @@ static void bench_rejects_bad_options(void **state) {
     }
 }
 
+/* The environment's settings name what a run measures: a word that reads as help but is an option's value ("--json
+ * -h" names a file) must not let a wrong one through, while help asked for is shown whatever they say. A report's
+ * directory that a signal stops before it is written to is removed, as on any failure. */
+static void environment_errors_and_help(void **state) {
+    (void)state;
+    char prefix[700];
+    snprintf(prefix, sizeof prefix, "cd '%s' && OMK_HALF16=tabel ", g_dir);
+    const int status = run_program(prefix, ULPBENCH_BIN, "accuracy --op cos --dtype f16 --impl omk --quiet --json -h");
+    char *err = slurp(path("err.txt"));
+    if (status != 2 || !one_line_with(err, "OMK_HALF16=tabel is no 16-bit method"))
+        fail_msg("--json -h with OMK_HALF16=tabel: status %d, stderr '%s'", status, err);
+    free(err);
+    assert_false(exists(path("-h")));
+    assert_int_equal(run_program(prefix, ULPBENCH_BIN, "accuracy --quiet --help"), 0);
+    char *out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "usage: ulpbench accuracy"));
+    free(out);
+    /* --version names ulpbench's version and the build of omk it runs, as OMK_ISA chose it */
+    assert_int_equal(run_program("OMK_ISA=scalar ", ULPBENCH_BIN, "--version"), 0);
+    out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "ulpbench 0."));
+    assert_non_null(strstr(out, "(scalar build, 16-bit types: table)"));
+    free(out);
+    /* an empty OMK_ISA is no choice, for libomk as for ulpbench */
+    assert_int_equal(run_program("OMK_ISA= ", ULPBENCH_BIN, "list"), 0);
+    char cmd[2048];
+    snprintf(
+        cmd, sizeof cmd,
+        "cd '%s' && { '%s' report --no-bench --output-dir sigdir --quiet >/dev/null 2>&1 & pid=$!; n=0; "
+        "while [ ! -d sigdir ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done; kill -TERM $pid; wait $pid; }",
+        g_dir, ULPBENCH_BIN);
+    const int stopped = system(cmd);
+    assert_true(WIFEXITED(stopped));
+    assert_int_equal(WEXITSTATUS(stopped), 128 + SIGTERM); /* stopped by the signal, not finished or failed */
+    assert_false(exists(path("sigdir")));
+}
+
 /* Usage errors are one line: getopt's own message is off, and an unknown command does not dump
  * the whole usage. */
 static void usage_errors_are_one_line(void **state) {
@@ -906,6 +969,10 @@ static void usage_errors_are_one_line(void **state) {
     } cases[] = {
         {"", "missing command"},
         {"frobnicate", "unknown command 'frobnicate'"},
+        {"--version extra", "--version takes no arguments"},
+        /* a control character from the command line would break the line: shown as '?' */
+        {"accuracy --op \"$(printf 'x\\ny')\" --dtype f32", "unknown op 'x?y'"},
+        {"\"$(printf 'a\\tb')\"", "unknown command 'a?b'"},
         {"list --bogus", "unknown option '--bogus'"},
         {"accuracy --op cos --bogus", "unknown option '--bogus'"},
         {"accuracy --op", "option '--op' needs a value"},
@@ -1557,6 +1624,7 @@ int main(void) {
         cmocka_unit_test(report_gates),
         cmocka_unit_test(bench_writes_google_benchmark_json),
         cmocka_unit_test(bench_custom_range),
+        cmocka_unit_test(environment_errors_and_help),
         cmocka_unit_test(bench_rejects_bad_options),
         cmocka_unit_test(usage_errors_are_one_line),
         cmocka_unit_test(unwritable_output_fails_before_the_run),

@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* pthread_attr_setstack */
 /* omk kernels: results independent of the caller's floating-point environment, special values of every kernel, the
  * official ONNX examples, the array contract (n = 0, odd lengths, in place, unaligned), and the build OMK_ISA selects
  * (the test_kernels_<isa> ctest variants force each one). */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -349,6 +351,73 @@ static void onnx_examples(void **state) {
  * time: all lengths from 0 to 70, in place, and shifted off any vector alignment. Peers get
  * inputs from the op's natural domain: SLEEF picks one argument reduction per vector from its
  * largest lane, so a huge or NaN neighbour changes the other lanes' results. */
+/* omk.h's stack bound: each kernel runs in a thread on a stack painted beforehand, over inputs that take every path
+ * (random bits: huge cos arguments, NaN, |x| > 1, lanes the rounding tests reject), and the bytes it touched beyond
+ * an empty thread's must stay within OMK_STACK_BYTES_MAX. */
+typedef struct {
+    const ulpb_entry *entry;
+    const void *x;
+    void *y;
+    size_t n;
+} stack_job;
+
+static void *run_stack_job(void *arg) {
+    const stack_job *job = arg;
+    if (job->entry) job->entry->fn(job->x, job->y, job->n);
+    return NULL;
+}
+
+static size_t stack_bytes_touched(const stack_job *job) {
+    enum { STACK_SIZE = 1 << 20, PAINT = 0xa5 };
+    unsigned char *stack = aligned_alloc(4096, STACK_SIZE);
+    assert_non_null(stack);
+    memset(stack, PAINT, STACK_SIZE);
+    pthread_attr_t attr;
+    pthread_t thread;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstack(&attr, stack, STACK_SIZE), 0);
+    assert_int_equal(pthread_create(&thread, &attr, run_stack_job, (void *)job), 0);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    pthread_attr_destroy(&attr);
+    size_t untouched = 0; /* the stack grows down from stack + STACK_SIZE */
+    while (untouched < STACK_SIZE && stack[untouched] == PAINT) untouched++;
+    free(stack);
+    return STACK_SIZE - untouched;
+}
+
+static void stack_use_is_bounded(void **state) {
+    (void)state;
+#ifdef ULPB_SANITIZED
+    skip(); /* the sanitizers' redzones: the release builds hold the bound */
+#endif
+    enum { N = 4096 };
+    uint64_t *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    uint64_t bits = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < N; i++) {
+        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
+        x[i] = bits;
+    }
+    const stack_job empty = {NULL, NULL, NULL, 0};
+    const size_t base = stack_bytes_touched(&empty);
+    size_t checked = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *entry = &ulpb_entries[e];
+        if (entry->role != ULPB_ROLE_PRODUCTION || !ulpb_entry_available(entry)) continue;
+        const size_t n = N * sizeof *x / ulpb_dtypes[entry->dtype].bytes;
+        const stack_job job = {entry, x, y, n};
+        stack_bytes_touched(&job); /* first use: tables filled, dispatch settled */
+        const size_t used = stack_bytes_touched(&job) - base;
+        if (used > OMK_STACK_BYTES_MAX)
+            fail_msg("%s %s %s: %zu bytes of stack, more than omk.h's %d", entry->impl, ulpb_ops[entry->op].name,
+                     ulpb_dtypes[entry->dtype].name, used, OMK_STACK_BYTES_MAX);
+        checked++;
+    }
+    assert_true(checked >= 8);
+    free(x), free(y);
+}
+
 static void array_contract(void **state) {
     (void)state;
     enum { MAX_N = 70, MAX_SHIFT = 7 };
@@ -422,6 +491,7 @@ int main(void) {
         cmocka_unit_test(specials_beside_huge_arguments),
         cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
+        cmocka_unit_test(stack_use_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
