@@ -497,27 +497,31 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         OPT_MAX_CHUNKS,
         OPT_CHECKPOINT
     };
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
-                                         {"dtype", required_argument, 0, 'd'},
-                                         {"impl", required_argument, 0, 'i'},
-                                         {"samples", required_argument, 0, 'n'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"json", required_argument, 0, 'j'},
-                                         {"markdown", required_argument, 0, 'm'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {"max-ulp", required_argument, 0, OPT_MAX_ULP},
-                                         {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
-                                         {"output-dir", required_argument, 0, OPT_OUTDIR},
-                                         {"no-bench", no_argument, 0, OPT_NO_BENCH},
-                                         {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
-                                         {"shard", required_argument, 0, OPT_SHARD},
-                                         {"reference", required_argument, 0, OPT_REFERENCE},
-                                         {"resume", required_argument, 0, OPT_RESUME},
-                                         {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
-                                         {"checkpoint", required_argument, 0, OPT_CHECKPOINT},
-                                         {0, 0, 0, 0}};
+    /* each command its own table, so that an abbreviation or an unknown option is judged against its options alone
+     * ("accuracy --o" is --op, "report --e" is unknown) */
+    // clang-format off
+#define ULPB_SAMPLING_OPTIONS                                                                                          \
+    {"op", required_argument, 0, 'o'}, {"dtype", required_argument, 0, 'd'}, {"impl", required_argument, 0, 'i'},     \
+    {"samples", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},                                       \
+    {"threads", required_argument, 0, 't'}, {"json", required_argument, 0, 'j'},                                       \
+    {"markdown", required_argument, 0, 'm'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}
+    // clang-format on
+    static const struct option accuracy_opts[] = {ULPB_SAMPLING_OPTIONS,
+                                                  {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
+                                                  {"shard", required_argument, 0, OPT_SHARD},
+                                                  {"reference", required_argument, 0, OPT_REFERENCE},
+                                                  {"resume", required_argument, 0, OPT_RESUME},
+                                                  {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
+                                                  {"checkpoint", required_argument, 0, OPT_CHECKPOINT},
+                                                  {0, 0, 0, 0}};
+    static const struct option report_opts[] = {ULPB_SAMPLING_OPTIONS,
+                                                {"max-ulp", required_argument, 0, OPT_MAX_ULP},
+                                                {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
+                                                {"output-dir", required_argument, 0, OPT_OUTDIR},
+                                                {"no-bench", no_argument, 0, OPT_NO_BENCH},
+                                                {0, 0, 0, 0}};
+#undef ULPB_SAMPLING_OPTIONS
+    const struct option *opts = report ? report_opts : accuracy_opts;
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
@@ -575,17 +579,14 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->quiet = true;
             break;
         case OPT_OUTDIR:
-            if (!report) return fail(sub, "unknown option '--output-dir' (try --help)");
             if (!*optarg) return fail(sub, "--output-dir needs a directory name, got ''");
             o->output_dir = optarg;
             break;
         case OPT_NO_BENCH:
-            if (!report) return fail(sub, "unknown option '--no-bench' (try --help)");
             o->no_bench = true;
             break;
         case OPT_MAX_ULP: {
             double v;
-            if (!report) return fail(sub, "unknown option '--max-ulp' (try --help)");
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
             if (parse_number(value, &v) || !(v >= 0) || v == INFINITY)
                 return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'",
@@ -597,7 +598,6 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             break;
         }
         case OPT_MAX_MIS:
-            if (!report) return fail(sub, "unknown option '--max-misrounded' (try --help)");
             if (parse_threshold(optarg, &dt, &value) || parse_json_integer(value, &u))
                 return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", optarg);
             if (o->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
@@ -610,8 +610,6 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case OPT_RESUME:
         case OPT_MAX_CHUNKS:
         case OPT_CHECKPOINT:
-            /* by name: argv[optind - 1] may be the option's value */
-            if (report) return fail(sub, "unknown option '--%s' (try --help)", opts[longindex].name);
             if (c == OPT_EXHAUSTIVE) o->exhaustive = true;
             if (c == OPT_RESUME) o->resume_path = optarg;
             if (c == OPT_SHARD) {

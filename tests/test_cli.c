@@ -982,6 +982,10 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --s 10", "ambiguous option '--s' (--samples, --seed, --shard; try --help)"},
         {"bench --r=3", "ambiguous option '--r' (--rounds, --range; try --help)"},
         {"report --shard 0/2", "unknown option '--shard'"},
+        /* each command's abbreviations among its own options: the other command's make none unknown or ambiguous */
+        {"report --e", "unknown option '--e'"},
+        {"accuracy --ou x", "unknown option '--ou'"},
+        {"report --sh 0/2", "unknown option '--sh'"},
         /* report names its own files: a --json that it would not write is refused, not ignored */
         {"report --op cos --dtype f16 --no-bench --output-dir $D --json $D/r.json", "--output-dir"},
         {"bench -x", "unknown option '-x'"},
