@@ -43,11 +43,20 @@ static const char *g_executable; /* argv[0] */
 /* An error message on one line of stderr, as the README promises: a control character from the command line (a
  * newline in --op, say) is shown as '?'. */
 static void error_line(const char *prefix, const char *fmt, va_list ap) {
-    char text[1024];
-    vsnprintf(text, sizeof text, fmt, ap);
+    va_list measure;
+    va_copy(measure, ap);
+    const int len = vsnprintf(NULL, 0, fmt, measure); /* whole: a message may quote a long path */
+    va_end(measure);
+    char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (!text) {
+        fprintf(stderr, "%s(message lost: out of memory)\n", prefix);
+        return;
+    }
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
     for (char *c = text; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     fprintf(stderr, "%s%s\n", prefix, text);
+    free(text);
 }
 
 static int fail(const char *sub, const char *fmt, ...) {
@@ -528,8 +537,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
     int c, dt;
     const char *value;
     unsigned long long u;
-    int longindex = 0;
-    while ((c = next_option(argc, argv, ":h", opts, &longindex)) != -1) {
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &o->op_mask))
@@ -986,7 +994,7 @@ static int cmd_merge(int argc, char **argv) {
         if (!cJSON_IsObject(envs[i])) status = fail("merge", "%s has no \"environment\"", names[i]);
     for (int i = 0; i < count && status == 0; i++) { /* from 0: a first file without them is refused too */
         const char *a, *b, *what = environment_difference(envs[0], envs[i], &a, &b);
-        if (what && (i == 0 || !strcmp(a, "missing") || !strcmp(b, "missing"))) /* not a difference: a gap */
+        if (what && (!strcmp(a, "missing") || !strcmp(b, "missing"))) /* not a difference: a gap */
             status = fail("merge", "%s: its \"environment\" has no \"%s\"", strcmp(a, "missing") ? names[i] : names[0],
                           what);
         else if (what)
