@@ -86,11 +86,34 @@ static inline void omk_fp_leave(omk_fp_state state) {
     if (state & OMK_MXCSR_RESTORE) _mm_setcsr(state & ~OMK_MXCSR_RESTORE);
 }
 
+/* Whether y starts inside x[0..n) past x (bytes: n times the element size). The array loops go forward and read each
+ * block before storing it, which is right for y <= x (in place included); with y past x, a block's results would
+ * overwrite inputs of later blocks before these are read. */
+static inline bool omk_output_trails_input(const void *x, const void *y, size_t bytes) {
+    const uintptr_t px = (uintptr_t)x, py = (uintptr_t)y;
+    return py > px && py - px < bytes;
+}
+/* Such a call runs from the end, one chunk at a time, each chunk's inputs copied out before its results are stored:
+ * the results overwrite only inputs already read, so that any overlap gives what separate arrays would (as memmove does
+ * for copies). Out of line, so that other calls do not reserve the chunk on the stack (OMK_STACK_BYTES_MAX). */
+enum { OMK_TRAILING_CHUNK_BYTES = 1024 };
+#define OMK_DEFINE_RUN_FROM_THE_END(name, fn_type, ctype)                                                              \
+    __attribute__((noinline)) static void name(fn_type impl, const ctype *x, ctype *y, size_t n) {                     \
+        ctype chunk[OMK_TRAILING_CHUNK_BYTES / sizeof(ctype)];                                                         \
+        for (size_t end = n; end > 0;) {                                                                               \
+            const size_t count = end < sizeof chunk / sizeof chunk[0] ? end : sizeof chunk / sizeof chunk[0];          \
+            end -= count;                                                                                              \
+            memcpy(chunk, x + end, count * sizeof(ctype));                                                             \
+            impl(chunk, y + end, count);                                                                               \
+        }                                                                                                              \
+    }
+
 #define OMK_BUILD(isa, op, dtype)                           omk_##op##_##dtype##_##isa,
 #define OMK_BUILD_ISA(isa, ENUM, flags, cpu_test, op_dtype) OMK_APPLY(OMK_BUILD, isa, OMK_UNPACK op_dtype)
 #define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
     typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                                                 \
     static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                                            \
+    OMK_DEFINE_RUN_FROM_THE_END(op##_##dtype##_from_the_end, op##_##dtype##_fn, ctype)                                 \
     static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;                                    \
     static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n) {                                           \
         static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {OMK_FOR_EACH_ISA(OMK_BUILD_ISA, (op, dtype))};         \
@@ -100,7 +123,11 @@ static inline void omk_fp_leave(omk_fp_state state) {
     }                                                                                                                  \
     void omk_##op##_##dtype(const ctype *x, ctype *y, size_t n) {                                                      \
         const omk_fp_state caller = omk_fp_enter();                                                                    \
-        atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed)(x, y, n);                                     \
+        const op##_##dtype##_fn impl = atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed);               \
+        if (omk_output_trails_input(x, y, n * sizeof(ctype)))                                                          \
+            op##_##dtype##_from_the_end(impl, x, y, n);                                                                \
+        else                                                                                                           \
+            impl(x, y, n);                                                                                             \
         omk_fp_leave(caller);                                                                                          \
     }
 #include "omk_kernels.def"

@@ -22,8 +22,9 @@
  * which the compiler vectorizes, stores the results and reduces two keys over the block: the largest |x| (as bits) and
  * the smallest rounding-test distance. Only when a key says some lane lies outside the fast path or is too close to a
  * rounding boundary (rare) does a second vectorized pass flag the lanes, which are then redone one by one. The input is
- * copied first only when it overlaps the output (y == x). The binary64 loop (OMK_ARRAY_LOOP_F64) keeps eight arrays per
- * block beside a 32 KiB table of rows, so its blocks are half as long: on AMD Zen 5, omk_ab against 256 gave cos
+ * copied first only when it overlaps the output (y at or before x: omk.c runs calls with y past x from the end, in
+ * chunks it copies out). The binary64 loop (OMK_ARRAY_LOOP_F64) keeps eight arrays per block beside a 32 KiB table of
+ * rows, so its blocks are half as long: on AMD Zen 5, omk_ab against 256 gave cos
  * 0.96-0.98 and asin 0.99 of the time with AVX-512, 0.99 and 0.97 with AVX2 (64: 1.03-1.07; 128 for the 16-bit
  * loop: 1.14-1.19). The binary32 loop (OMK_ARRAY_LOOP) uses 128 as well since its full blocks run with a constant
  * count: binary32 cos took 0.97 and asin 0.99 of the time of 256 with AVX-512, 1.00 with AVX2 and in the scalar build

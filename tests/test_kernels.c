@@ -352,8 +352,8 @@ static void onnx_examples(void **state) {
  * inputs from the op's natural domain: SLEEF picks one argument reduction per vector from its
  * largest lane, so a huge or NaN neighbour changes the other lanes' results. */
 /* omk.h's stack bound: each kernel runs in a thread on a stack painted beforehand, over inputs that take every path
- * (random bits: huge cos arguments, NaN, |x| > 1, lanes the rounding tests reject), and the bytes it touched beyond
- * an empty thread's must stay within OMK_STACK_BYTES_MAX. */
+ * (random bits: huge cos arguments, NaN, |x| > 1, lanes the rounding tests reject), on separate arrays and with y one
+ * element past x, and the bytes it touched beyond an empty thread's must stay within OMK_STACK_BYTES_MAX. */
 typedef struct {
     const ulpb_entry *entry;
     const void *x;
@@ -391,9 +391,10 @@ static void stack_use_is_bounded(void **state) {
     skip(); /* the sanitizers' redzones: the release builds hold the bound */
 #endif
     enum { N = 4096 };
-    uint64_t *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    uint64_t *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *overlapped = malloc((N + 1) * sizeof *x);
     assert_non_null(x);
     assert_non_null(y);
+    assert_non_null(overlapped);
     uint64_t bits = 0x9e3779b97f4a7c15ull;
     for (size_t i = 0; i < N; i++) {
         bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
@@ -409,7 +410,12 @@ static void stack_use_is_bounded(void **state) {
         const size_t n = N * sizeof *x / ulpb_dtypes[entry->dtype].bytes;
         const stack_job job = {entry, x, y, n};
         stack_bytes_touched(&job); /* first use: tables filled, dispatch settled */
-        const size_t used = stack_bytes_touched(&job) - base;
+        size_t used = stack_bytes_touched(&job) - base;
+        memcpy(overlapped, x, N * sizeof *x); /* y one element past x: the entry point runs from the end */
+        const stack_job trailing = {entry, overlapped, (unsigned char *)overlapped + ulpb_dtypes[entry->dtype].bytes,
+                                    n};
+        const size_t used_trailing = stack_bytes_touched(&trailing) - base;
+        used = used_trailing > used ? used_trailing : used;
         if (used > OMK_STACK_BYTES_MAX)
             fail_msg("%s %s %s: %zu bytes of stack, more than omk.h's %d", entry->impl, ulpb_ops[entry->op].name,
                      ulpb_dtypes[entry->dtype].name, used, OMK_STACK_BYTES_MAX);
@@ -419,7 +425,7 @@ static void stack_use_is_bounded(void **state) {
     assert_true(checked >= 8);
     print_message("stack: at most %zu bytes (%s %s, the %s build)\n", largest, ulpb_ops[largest_entry->op].name,
                   ulpb_dtypes[largest_entry->dtype].name, omk_isa_in_use());
-    free(x), free(y);
+    free(x), free(y), free(overlapped);
 }
 
 static void array_contract(void **state) {
@@ -471,6 +477,47 @@ static void array_contract(void **state) {
     assert_true(production >= 8 && production_checked == production); /* omk runs on every CPU */
 }
 
+/* omk.h: any overlap of x and y gives the results separate arrays would, as memmove gives for copies: y past x (the
+ * entry points then run from the end) and y before x, by offsets around the array loops' blocks and the entry points'
+ * chunks, over random bits (every path: huge cos arguments, NaN, |x| > 1, lanes the rounding tests reject). */
+static void any_overlap_gives_separate_results(void **state) {
+    (void)state;
+    static const size_t lengths[] = {1, 2, 5, 33, 129, 300, 700, 1100};
+    static const size_t offsets[] = {1, 2, 3, 8, 17, 64, 127, 128, 129, 256, 257, 511, 512, 513, 1099};
+    enum { MAX_ELEMENTS = 1100 + 1099, MAX_BYTES = MAX_ELEMENTS * 8 };
+    unsigned char *buffer = malloc(MAX_BYTES), *source = malloc(MAX_BYTES), *expected = malloc(MAX_BYTES);
+    assert_non_null(buffer);
+    assert_non_null(source);
+    assert_non_null(expected);
+    uint64_t bits = 0x2545f4914f6cdd1dull;
+    for (size_t i = 0; i < MAX_BYTES; i++) {
+        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
+        source[i] = (unsigned char)(bits >> 32);
+    }
+    size_t checked = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *entry = &ulpb_entries[e];
+        if (entry->role != ULPB_ROLE_PRODUCTION || !ulpb_entry_available(entry)) continue;
+        const size_t bytes = ulpb_dtypes[entry->dtype].bytes;
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0] && offsets[o] < lengths[l]; o++)
+                for (int y_past_x = 0; y_past_x <= 1; y_past_x++) {
+                    const size_t n = lengths[l], d = offsets[o];
+                    const size_t x_at = y_past_x ? 0 : d * bytes, y_at = y_past_x ? d * bytes : 0;
+                    entry->fn(source, expected, n);
+                    memcpy(buffer + x_at, source, n * bytes);
+                    entry->fn(buffer + x_at, buffer + y_at, n);
+                    if (memcmp(buffer + y_at, expected, n * bytes) != 0)
+                        fail_msg("%s %s %s: n=%zu, y = x %c %zu elements: results differ from separate arrays'",
+                                 entry->impl, ulpb_ops[entry->op].name, ulpb_dtypes[entry->dtype].name, n,
+                                 y_past_x ? '+' : '-', d);
+                    checked++;
+                }
+    }
+    assert_true(checked > 8 * 100);
+    free(buffer), free(source), free(expected);
+}
+
 /* omk_isa_selected() (the build the entry points resolve to) is the one OMK_ISA names when the CPU
  * has it, else the best build; the test_kernels_<isa> variants set OMK_ISA. */
 static void forced_isa_selected(void **state) {
@@ -495,6 +542,7 @@ int main(void) {
         cmocka_unit_test(specials_beside_huge_arguments),
         cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
+        cmocka_unit_test(any_overlap_gives_separate_results),
         cmocka_unit_test(stack_use_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
