@@ -351,6 +351,14 @@ static void onnx_examples(void **state) {
  * time: all lengths from 0 to 70, in place, and shifted off any vector alignment. Peers get
  * inputs from the op's natural domain: SLEEF picks one argument reduction per vector from its
  * largest lane, so a huge or NaN neighbour changes the other lanes' results. */
+/* Random bits (xorshift64 from a fixed nonzero state). */
+static void fill_random_words(uint64_t *words, size_t count, uint64_t state) {
+    for (size_t i = 0; i < count; i++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        words[i] = state;
+    }
+}
+
 /* omk.h's stack bound: each kernel runs in a thread on a stack painted beforehand, over inputs that take every path
  * (random bits: huge cos arguments, NaN, |x| > 1, lanes the rounding tests reject), on separate arrays and with y one
  * element past x, and the bytes it touched beyond an empty thread's must stay within OMK_STACK_BYTES_MAX. */
@@ -395,11 +403,7 @@ static void stack_use_is_bounded(void **state) {
     assert_non_null(x);
     assert_non_null(y);
     assert_non_null(overlapped);
-    uint64_t bits = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < N; i++) {
-        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
-        x[i] = bits;
-    }
+    fill_random_words(x, N, 0x9e3779b97f4a7c15ull);
     const stack_job empty = {NULL, NULL, NULL, 0};
     const size_t base = stack_bytes_touched(&empty);
     size_t checked = 0, largest = 0;
@@ -485,15 +489,12 @@ static void any_overlap_gives_separate_results(void **state) {
     static const size_t lengths[] = {1, 2, 5, 33, 129, 300, 700, 1100};
     static const size_t offsets[] = {1, 2, 3, 8, 17, 64, 127, 128, 129, 256, 257, 511, 512, 513, 1099};
     enum { MAX_ELEMENTS = 1100 + 1099, MAX_BYTES = MAX_ELEMENTS * 8 };
-    unsigned char *buffer = malloc(MAX_BYTES), *source = malloc(MAX_BYTES), *expected = malloc(MAX_BYTES);
+    unsigned char *buffer = malloc(MAX_BYTES), *expected = malloc(MAX_BYTES);
+    uint64_t *source = malloc(MAX_BYTES);
     assert_non_null(buffer);
     assert_non_null(source);
     assert_non_null(expected);
-    uint64_t bits = 0x2545f4914f6cdd1dull;
-    for (size_t i = 0; i < MAX_BYTES; i++) {
-        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
-        source[i] = (unsigned char)(bits >> 32);
-    }
+    fill_random_words(source, MAX_ELEMENTS, 0x2545f4914f6cdd1dull);
     size_t checked = 0;
     for (size_t e = 0; e < ulpb_entry_count; e++) {
         const ulpb_entry *entry = &ulpb_entries[e];
