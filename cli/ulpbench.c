@@ -796,6 +796,8 @@ static int run_exhaustive(const accuracy_options *o) {
      * one when both ran the same omk build with the same libraries */
     const cJSON *envs[2] = {NULL, NULL};
     cJSON *started_env = NULL, *current_env = NULL;
+    /* a complete result given to --resume: nothing runs, and the result stays as it was (copied to another --json) */
+    cJSON *complete_doc = NULL;
     if (o->resume_path) {
         cJSON *doc = read_json_file(sub, o->resume_path, &status);
         char err[256];
@@ -805,10 +807,15 @@ static int run_exhaustive(const accuracy_options *o) {
             free(st);
             return status;
         }
+        if (ulpb_exhaustive_complete(st) && !(complete_doc = cJSON_Duplicate(doc, true))) {
+            cJSON_Delete(doc);
+            free(st);
+            return fail(sub, "out of memory");
+        }
         started_env = cJSON_DetachItemFromObject(doc, "environment");
         current_env = ulpb_environment_json();
         const char *was, *now, *what = environment_difference(started_env, current_env, &was, &now);
-        if (what) {
+        if (what && !complete_doc) {
             status = fail(sub, "--resume '%s' was started in another environment (%s: '%s', here '%s')", o->resume_path,
                           what, was, now);
             cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env);
@@ -818,7 +825,7 @@ static int run_exhaustive(const accuracy_options *o) {
         envs[0] = started_env, envs[1] = current_env;
         const char *recorded = cJSON_GetStringValue(cJSON_GetObjectItem(doc, "command"));
         if (recorded && !(started_by = strdup(recorded))) {
-            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env);
+            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
             free(st);
             return fail(sub, "out of memory");
         }
@@ -831,11 +838,12 @@ static int run_exhaustive(const accuracy_options *o) {
             (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
             free(st);
             free(started_by);
-            cJSON_Delete(started_env), cJSON_Delete(current_env);
+            cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
             return fail(sub, "--resume '%s': its op, implementation, shard or reference differ from the flags",
                         o->resume_path);
         }
         if (!json_path) json_path = o->resume_path;
+        if (complete_doc && ulpb_output_same(json_path, o->resume_path)) json_path = NULL; /* left as it was */
         st->spec.threads = o->threads;
         st->spec.progress = !o->quiet;
         st->spec.max_chunks = o->max_chunks;
@@ -866,11 +874,11 @@ static int run_exhaustive(const accuracy_options *o) {
                                            .max_chunks = o->max_chunks};
         ulpb_exhaustive_init(st, &spec);
     }
-    if (o->checkpoint_given && o->checkpoint_seconds > 0 && !json_path) {
+    if (o->checkpoint_given && o->checkpoint_seconds > 0 && !json_path && !complete_doc) {
         free(st);
         return fail(sub, "--checkpoint writes the partial result to the --json FILE: it needs one");
     }
-    if (o->max_chunks && !json_path) { /* a resumed run has one: its file */
+    if (o->max_chunks && !json_path && !complete_doc) { /* a resumed run has one: its file */
         free(st);
         return fail(sub, "--max-chunks stops the run so that --resume can continue it: it needs --json FILE");
     }
@@ -879,24 +887,27 @@ static int run_exhaustive(const accuracy_options *o) {
     if ((status = check_outputs(sub, outputs, 2))) {
         free(st);
         free(started_by);
-        cJSON_Delete(started_env), cJSON_Delete(current_env);
+        cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
         return status;
     }
     /* the result's command gives it in one go: without --max-chunks, which only stops the run early */
     char *whole_command = command_without_dropped_words();
     const char *result_command = started_by ? started_by : whole_command ? whole_command : g_command;
-    exhaustive_record record = {json_path, result_command, started_by ? g_command : NULL, envs, false};
+    const char *resumed_with = complete_doc ? cJSON_GetStringValue(cJSON_GetObjectItem(complete_doc, "resumed_with"))
+                               : started_by ? g_command
+                                            : NULL;
+    exhaustive_record record = {json_path, result_command, resumed_with, envs, false};
     /* checkpoints go to a regular file (or one still to be made), never to stdout, a device or a pipe */
     struct stat json_stat;
     const bool json_is_file = json_path && !ulpb_output_is_stdout(json_path) &&
                               (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
     const double checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : DEFAULT_CHECKPOINT_SECONDS;
-    if (json_is_file && checkpoint_seconds > 0) {
+    if (json_is_file && checkpoint_seconds > 0 && !complete_doc) {
         st->spec.checkpoint = write_checkpoint;
         st->spec.checkpoint_context = &record;
         st->spec.checkpoint_seconds = checkpoint_seconds;
     }
-    ulpb_exhaustive_run(st);
+    if (!complete_doc) ulpb_exhaustive_run(st);
     st->spec.checkpoint = NULL;
     const bool complete = ulpb_exhaustive_complete(st);
 
@@ -911,7 +922,7 @@ static int run_exhaustive(const accuracy_options *o) {
     FILE *f = open_memstream(&md, &md_len);
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
     command_line(f, result_command);
-    if (started_by) labelled_command_line(f, "Resumed with: ", g_command);
+    if (resumed_with) labelled_command_line(f, "Resumed with: ", resumed_with);
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
             st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
             complete    ? "complete"
@@ -925,12 +936,15 @@ static int run_exhaustive(const accuracy_options *o) {
         for (uint64_t i = 0; i < st->misrounded_listed && i < 20; i++) fprintf(f, " 0x%08x", st->misrounded[i]);
         fprintf(f, "%s\n",
                 st->misrounded_listed <= 20 ? ""
-                : json_path                 ? " ... (all listed ones are in the JSON)"
+                : json_path || complete_doc ? " ... (all listed ones are in the JSON)"
                                             : " ... (--json FILE lists them all)");
     }
     fclose(f);
-    cJSON *doc = exhaustive_record_json(&record, st);
+    cJSON *doc = complete_doc ? complete_doc : exhaustive_record_json(&record, st);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md, true); /* hours of work: synced */
+    if (status == 0 && complete_doc)
+        fprintf(stderr, "ulpbench accuracy: '%s' is a complete result: nothing was run, %s\n", o->resume_path,
+                json_path ? "its result copied unchanged" : "the file is left as it was");
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
                 json_path          ? "the partial result can be resumed with --resume"

@@ -679,6 +679,27 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     cJSON_Delete(doc);
     assert_non_null(strstr(md, times));
     free(md);
+    /* a complete result resumed again runs nothing: the file stays byte for byte (its resuming command too), even
+     * read-only, and another --json gets the same result */
+    char *complete = slurp(path("ex.json"));
+    assert_int_equal(run("accuracy --resume $D/ex.json --quiet --markdown $D/ex_again.md"), 0);
+    char *again = slurp(path("ex.json"));
+    assert_string_equal(again, complete);
+    free(again);
+    md = slurp(path("ex_again.md"));
+    assert_non_null(strstr(md, "Resumed with: `"));
+    assert_non_null(strstr(md, "/ex.md`")); /* the command that completed it, not this one */
+    assert_null(strstr(md, "ex_again.md"));
+    free(md);
+    assert_int_equal(chmod(path("ex.json"), 0444), 0);
+    assert_int_equal(run("accuracy --resume $D/ex.json --quiet"), 0);
+    assert_int_equal(chmod(path("ex.json"), 0644), 0);
+    assert_int_equal(run("accuracy --resume $D/ex.json --quiet --json $D/ex_copy.json"), 0);
+    doc = load_json("ex.json");
+    cJSON *copy = load_json("ex_copy.json");
+    assert_true(cJSON_Compare(doc, copy, true));
+    cJSON_Delete(doc), cJSON_Delete(copy);
+    free(complete);
     /* a partial result whose counters do not match what it covers, or whose state is no error sum, is refused: the
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
