@@ -43,11 +43,12 @@ perl -e '
 ' 4194304 "$tmp/x.npy"
 
 u=$(printf %q "$ulpbench")
+t=$(printf %q "$tmp") # quoted for the command lines hyperfine hands to a shell
 hyperfine --warmup 1 --export-json "$out" \
   -n "accuracy cos f16 omk (exhaustive)" "$u accuracy --op cos --dtype f16 --impl omk --threads 1 --quiet" \
   -n "accuracy asin f32 omk (100k samples)" \
   "$u accuracy --op asin --dtype f32 --impl omk --samples 100000 --threads 1 --quiet" \
-  -n "eval cos f32 omk (4 Mi)" "$u eval --op cos --impl omk $tmp/x.npy $tmp/y.npy" \
-  -n "eval cos f32 glibc (4 Mi)" "$u eval --op cos --impl glibc $tmp/x.npy $tmp/y.npy" \
+  -n "eval cos f32 omk (4 Mi)" "$u eval --op cos --impl omk $t/x.npy $t/y.npy" \
+  -n "eval cos f32 glibc (4 Mi)" "$u eval --op cos --impl glibc $t/x.npy $t/y.npy" \
   "$@"
 echo "hyperfine.sh: wrote $out" >&2
