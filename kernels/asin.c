@@ -398,7 +398,7 @@ OMK_RARE_PATH static double asin_f64_accurate(double x) {
         return asin_f64_dd(x, &tail); /* +-1 -> +-pi/2 rounded, NaN, |x| > 1 invalid */
     }
     const omk_f64_result r = asin_f64_refine(x);
-    if (fma(r.tail, OMK_ROUNDING_FACTOR(0x1p-80), r.value) == r.value) return r.value;
+    if (fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
     return asin_f64_fixed(x, r);
 }
 
@@ -450,7 +450,8 @@ static inline double asin_f32_evaluate(double x, double aux) {
  * elsewhere, and t to about 2^-76: 2^-71.5). It sends 1 lane in 16,400 to 20,000 to asin_f64_accurate over
  * f64_rounding_margin's input sets (1 in 24,000 lie within 2^-68 of a midpoint; the test's margin rejects some
  * more). */
-#define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-68)
+#define asin_F64_EPS             0x1p-68
+#define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(asin_F64_EPS)
 
 /* The sign goes on after narrowing, which spares converting x to binary64 a second time. */
 static inline float asin_f32_finish(float x, float magnitude) { return copysignf(magnitude, x); }

@@ -347,7 +347,8 @@ static inline omk_f64_result cos_f64_huge(double x) {
  * f64_rounding_margin --search), and 2.3 times a rough a-priori estimate (about seven binary64 roundings on the series
  * term, at most 2^-16.96 of the result: 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate
  * (f64_rounding_margin). */
-#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(0x1p-66)
+#define cos_F64_EPS             0x1p-66
+#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(cos_F64_EPS)
 
 /* cos of NaN and infinities: the NaN quieted, and the invalid operation's NaN. */
 static inline double cos_special(double x) { return x - x; }
@@ -436,7 +437,7 @@ OMK_RARE_PATH static double cos_f64_accurate(double x) {
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits >= 0x3e40000000000000ull && abs_bits < omk_bits64(cos_FAST_LIMIT)) { /* 2^-27 <= |x| < 2^20 */
         const omk_f64_result r = cos_f64_refine(x);
-        if (fma(r.tail, OMK_ROUNDING_FACTOR(0x1p-80), r.value) == r.value) return r.value;
+        if (fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
     }
     return cos_f64_fixed(x);
 }

@@ -10,7 +10,9 @@
  *   ./build/f64_rounding_margin --search [samples [rounds]]
  * looks for larger errors of the fast paths than sampling finds: the worst inputs of its input sets (samples each,
  * default 10^6) are kept, and each round tries 2000 neighbours of each, up to 2^44 ulps away (rounds default 20),
- * keeping any with a larger error. */
+ * keeping any with a larger error.
+ * Each row is held to the error bound its phase relies on (path_bound): exit status 1 when a measured error exceeds
+ * it, so that ctest runs it on a small sample as a check of every change to the kernels. */
 #include <errno.h>
 #include <mpfr.h>
 #include <omp.h>
@@ -56,6 +58,37 @@ static void exact_value(int is_asin, double in, mpfr_ptr x, mpfr_ptr exact) {
         mpfr_cos(exact, x, MPFR_RNDN);
 }
 static int path_is_asin(path p) { return p == ASIN_FAST || p == ASIN_REFINE || p == ASIN_DD; }
+
+/* The error bound each phase relies on: the fast paths' and the middle phases' rounding tests are built for theirs;
+ * the double-double paths round binary32 results (f32_guard_check) and fill the 16-bit tables, said good to 2^-60;
+ * the fixed-point phases are said good to 2^-139 (cos) and 2^-170 (asin) before their one rounding. */
+static double path_bound(path p) {
+    switch (p) {
+    case COS_FAST:
+    case COS_HUGE:
+        return cos_F64_EPS;
+    case ASIN_FAST:
+        return asin_F64_EPS;
+    case COS_REFINE:
+    case ASIN_REFINE:
+        return OMK_F64_REFINE_EPS;
+    case COS_DD:
+    case ASIN_DD:
+        return 0x1p-60;
+    }
+    return 0.0;
+}
+enum { COS_FIXED_BOUND_LOG2 = -139, ASIN_FIXED_BOUND_LOG2 = -170 };
+
+static int g_exceeded; /* rows whose measured error exceeds their bound */
+
+/* "; bound 2^-N holds" or "; EXCEEDS the bound 2^-N", counting the second in g_exceeded. */
+static void print_bound_check(double worst, double bound) {
+    const int holds = worst <= bound;
+    printf("; %s 2^%.0f", holds ? "bound" : "EXCEEDS the bound", log2(bound));
+    if (holds) printf(" holds");
+    g_exceeded += !holds;
+}
 
 /* The paths that return value + tail, in path order. */
 static omk_f64_result (*const value_tail_paths[])(double) = {cos_f64_fast, cos_f64_huge, cos_f64_refine, asin_f64_fast,
@@ -144,6 +177,7 @@ static void run_listed(const char *name, path p, double lo_x, double hi_x, sprea
                (double)count / (double)rejected);
     else if (factor != 0.0)
         printf("; the kernel's rounding test rejects none");
+    print_bound_check(worst, path_bound(p));
     printf("\n");
 }
 
@@ -196,8 +230,10 @@ static void run_fixed(const char *name, int is_asin, double lo_x, double hi_x, s
         }
         mpfr_clears(x, exact, value, word, (mpfr_ptr)0);
     }
-    printf("%s, %ld inputs: within 2^%.2f relative before rounding (largest at %a)\n", name, count, log2(worst),
+    printf("%s, %ld inputs: within 2^%.2f relative before rounding (largest at %a)", name, count, log2(worst),
            worst_input);
+    print_bound_check(worst, ldexp(1.0, is_asin ? ASIN_FIXED_BOUND_LOG2 : COS_FIXED_BOUND_LOG2));
+    printf("\n");
 }
 
 static double asin_fixed_alone(double x) { return asin_f64_fixed(x, asin_f64_refine(x)); }
@@ -300,9 +336,11 @@ static void search(const char *name, path p, double lo_x, double hi_x, const spr
     for (int c = 0; c < kept_count; c++)
         if (kept[c].error > worst) worst = kept[c].error, worst_input = kept[c].input;
     printf("%s: %ld samples per input set, largest error 2^%.2f; after %ld round%s of %d neighbours of the %d worst: "
-           "2^%.2f at %a\n",
+           "2^%.2f at %a",
            name, samples, log2(sampled_worst), rounds, rounds == 1 ? "" : "s", SEARCH_TRIES, kept_count, log2(worst),
            worst_input);
+    print_bound_check(worst, path_bound(p));
+    printf("\n");
 }
 
 static int search_main(int argc, char **argv) {
@@ -322,7 +360,7 @@ static int search_main(int argc, char **argv) {
     search("cos fast path, |x| < 2^20", COS_FAST, 0x1p-27, 0x1p20, cos_sets, 3, values[0], values[1]);
     search("cos huge path, 2^20 <= |x| < 2^40", COS_HUGE, 0x1p20, 0x1p40, cos_sets, 3, values[0], values[1]);
     search("asin fast path, 2^-30 <= |x| < 1", ASIN_FAST, 0x1p-30, 1.0, asin_sets, 2, values[0], values[1]);
-    return 0;
+    return g_exceeded ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
@@ -331,8 +369,10 @@ int main(int argc, char **argv) {
     errno = 0;
     const long samples = argc > 1 ? strtol(argv[1], &end, 10) : 1000000;
     if (argc > 2 || samples < 1 || errno || (end && (*end || end == argv[1]))) {
-        fprintf(stderr, "usage: f64_rounding_margin [samples >= 1]\n");
-        return 2;
+        const int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+        fprintf(help ? stdout : stderr, "usage: f64_rounding_margin [samples >= 1]\n"
+                                        "       f64_rounding_margin --search [samples >= 1 [rounds >= 0]]\n");
+        return help ? 0 : 2;
     }
     time_accurate();
     /* the double closest to a multiple of pi/2 (6381956970095103 2^797, |cos x| about 2^-61), and those nearest pi/2,
@@ -377,5 +417,8 @@ int main(int argc, char **argv) {
     run_fixed("asin fixed-point phase 1 - [2^-53, 2^-6], log-uniform", 1, 0x1p-53, 0x1p-6, NEAR_ONE, fixed_samples,
               NULL, 0);
     run_fixed("asin fixed-point phase [0.69, 0.72]", 1, 0.69, 0.72, UNIFORM, fixed_samples, NULL, 0);
-    return 0;
+    if (g_exceeded)
+        fprintf(stderr, "f64_rounding_margin: %d row%s the bound %s phase relies on\n", g_exceeded,
+                g_exceeded == 1 ? " exceeds" : "s exceed", g_exceeded == 1 ? "its" : "their");
+    return g_exceeded ? 1 : 0;
 }

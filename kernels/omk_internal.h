@@ -447,6 +447,8 @@ typedef struct {
 
 /* The rounding-test factor of OMK_ARRAY_LOOP_F64 for the error bound eps (2^-80 <= eps <= 2^-56). */
 #define OMK_ROUNDING_FACTOR(eps) (1.0 + 0x1p54 * (eps) * (1.0 + 2.0 * 0x1p54 * (eps)))
+/* The error bound of the binary64 middle phases (cos_f64_refine, asin_f64_refine) that their rounding test assumes. */
+#define OMK_F64_REFINE_EPS 0x1p-80
 
 static inline uint64_t omk_bits64(double x) {
     uint64_t u;
