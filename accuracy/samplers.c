@@ -90,9 +90,14 @@ static uint64_t sample_asin_near_one(layout l, const uint64_t r[2]) {
     return (one - j) | ((r[1] >> 63) << (l.total_bits - 1));
 }
 
-/* |x| log-uniform from the smallest subnormal to 1/2, either sign. */
+/* |x| log-uniform from the smallest subnormal to 1/2, either sign: a binade drawn uniformly among the mant_bits
+ * subnormal ones ([2^s, 2^(s+1)) times the smallest subnormal) and the normal ones below 1/2 (exponent fields 1 to
+ * bias - 2), then a value uniformly in it. */
 static uint64_t sample_asin_near_zero(layout l, const uint64_t r[2]) {
-    return compose(l, r[1] >> 63, r[1] % (uint64_t)(l.bias - 1), r[0]);
+    const uint64_t binade = (r[1] & ~(1ull << 63)) % (uint64_t)(l.mant_bits + l.bias - 2);
+    if (binade < (uint64_t)l.mant_bits)
+        return compose(l, r[1] >> 63, 0, (1ull << binade) | (r[0] & ((1ull << binade) - 1)));
+    return compose(l, r[1] >> 63, binade - (uint64_t)l.mant_bits + 1, r[0]);
 }
 
 /* Edge values of every format, as bit patterns. */

@@ -127,7 +127,7 @@ static void samplers_are_reproducible(void **state) {
     assert_true(ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 1) !=
                 ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 8, 1));
     /* asin_near_one stays inside (-1, 1), with 1 - j ulps for even j too; asin_near_zero below 1/2 */
-    int even_j = 0;
+    int even_j = 0, subnormal = 0, smallest_binade = 0;
     for (uint64_t i = 0; i < 10000; i++) {
         uint32_t b =
             (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
@@ -138,8 +138,14 @@ static void samplers_are_reproducible(void **state) {
         b = (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_zero"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
         memcpy(&f, &b, 4);
         assert_true(fabsf(f) < 0.5f);
+        subnormal += (b & 0x7f800000u) == 0;
+        smallest_binade += (b & 0x7fffffffu) == 1;
     }
     assert_true(even_j > 4000); /* j = 1 takes 1 in 23 samples; the rest split about evenly */
+    /* log-uniform down to the smallest subnormal: 23 of the 148 binades below 1/2 are subnormal (1,554 of 10,000
+     * expected), and the lowest, 2^-149 alone, takes 1 in 148 (68) */
+    assert_in_range(subnormal, 1300, 1800);
+    assert_in_range(smallest_binade, 35, 105);
 }
 
 /* The worst input and the special-value example are the smallest bit pattern among equals, whatever the order (as

@@ -26,6 +26,17 @@ static void ulp_error_by_hand(void **state) {
     /* identical values: zero */
     ref_value z = {0.5, 0.5, 0.0, 0x1p-24, 1};
     assert_true(ref_ulp_error(&z, 0.5) == 0.0);
+    /* f(x) just above a power of two, by less than the subtraction keeps: the value below is still more than half an
+     * ulp away (asin 2^-38 = 2^-38 (1 + 2^-78): binary32 0.5 + 2^-54 ulps, binary64 asin 2^-60 0.5 + 2^-67) */
+    ref_eval(REF_ASIN, &F32, 0x1p-38, &v);
+    assert_true(v.rounded == 0x1p-38 && ref_compare(&v, 0x1.fffffep-39) == REF_MISROUNDED);
+    assert_true(ref_ulp_error(&v, 0x1.fffffep-39) > 0.5 && ref_ulp_error(&v, 0x1.fffffep-39) < 0.5 + 0x1p-40);
+    assert_true(ref_ulp_error(&v, 0x1p-38) < 0x1p-40);
+    assert_true(ref_fast_binary32(REF_ASIN, 0x1p-38, &v) && ref_ulp_error(&v, 0x1.fffffep-39) > 0.5);
+    ref_eval(REF_ASIN, &F64, 0x1p-60, &v);
+    assert_true(v.rounded == 0x1p-60 && ref_ulp_error(&v, 0x1.fffffffffffffp-61) > 0.5);
+    ref_eval(REF_ASIN, &BF16, 0x1p-40, &v);
+    assert_true(v.rounded == 0x1p-40 && ref_ulp_error(&v, 0x1.fep-41) > 0.5);
 }
 
 static void reference_ulp_follows_binade_of_exact(void **state) {
