@@ -1,7 +1,7 @@
-/* A search for binary64 inputs whose cos or asin lies very close to a rounding midpoint (hard to
- * round), plus the structural hard cases of the argument reduction and of omk's own switch points.
- * Scans runs of consecutive doubles around seeded starting points with the long double reference,
- * keeps the closest, and measures their distance exactly with MPFR. */
+/* A search for inputs whose cos or asin lies very close to a rounding midpoint (hard to round), plus
+ * the structural hard cases of the argument reduction and of omk's own switch points. binary64: scans
+ * runs of consecutive doubles around seeded starting points; binary32: every input. Both rank with the
+ * long double reference, keep the closest, and measure their distance exactly with MPFR. */
 #include "hard_cases.h"
 
 #include <math.h>
@@ -10,10 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const ref_format binary64 = {53, 11}, binary32 = {24, 8};
+
 static double double_from(uint64_t bits) {
     double d;
     memcpy(&d, &bits, sizeof d);
     return d;
+}
+
+static float float_from(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
 }
 
 static uint64_t bits_of(double d) {
@@ -33,30 +41,39 @@ static double midpoint_distance_fast(ref_op op, double x) {
     return (double)(fabsl(fabsl(y - (long double)hi) - ulp / 2) / ulp);
 }
 
-/* The same with MPFR at 256 bits: exact for the table. */
-static double midpoint_distance_exact(ref_op op, double x, double *rounded) {
-    static const ref_format binary64 = {53, 11};
+/* The same for binary32 (resolution ~2^-39 ulp). */
+static double midpoint_distance_fast_f32(ref_op op, float x) {
+    const long double y = fabsl(op == REF_COS ? cosl(x) : asinl(x));
+    if (!(y > 0.0L)) return INFINITY;
+    int e;
+    frexpl(y, &e);
+    const long double scaled = ldexpl(y, -(e - 24 > -149 ? e - 24 : -149));
+    return (double)fabsl(scaled - floorl(scaled) - 0.5L);
+}
+
+/* |f(x) - nearest midpoint of fmt| in ulps of f(x)'s binade, with MPFR at 256 bits (exact for the tables);
+ * *rounded gets f(x) correctly rounded to fmt. */
+static double midpoint_distance_exact(ref_op op, const ref_format *fmt, double x, double *rounded) {
     ref_value v;
-    ref_eval(op, &binary64, x, &v);
+    ref_eval(op, fmt, x, &v);
     *rounded = v.rounded;
-    mpfr_t fx, mid, d;
-    mpfr_inits2(256, fx, mid, d, (mpfr_ptr)0);
-    mpfr_set_d(mid, x, MPFR_RNDN);
+    mpfr_t fx, frac;
+    mpfr_inits2(256, fx, frac, (mpfr_ptr)0);
+    mpfr_set_d(frac, x, MPFR_RNDN);
     if (op == REF_COS)
-        mpfr_cos(fx, mid, MPFR_RNDN);
+        mpfr_cos(fx, frac, MPFR_RNDN);
     else
-        mpfr_asin(fx, mid, MPFR_RNDN);
-    /* the midpoint next to the correctly rounded value, on the exact value's side */
-    mpfr_set_d(mid, v.rounded, MPFR_RNDN);
-    const int above = mpfr_cmp(fx, mid) > 0;
-    mpfr_set_d(d, v.ulp / 2, MPFR_RNDN);
-    if (above)
-        mpfr_add(mid, mid, d, MPFR_RNDN);
-    else
-        mpfr_sub(mid, mid, d, MPFR_RNDN);
-    mpfr_sub(d, fx, mid, MPFR_RNDN);
-    const double distance = fabs(mpfr_get_d(d, MPFR_RNDN)) / v.ulp;
-    mpfr_clears(fx, mid, d, (mpfr_ptr)0);
+        mpfr_asin(fx, frac, MPFR_RNDN);
+    mpfr_abs(fx, fx, MPFR_RNDN);
+    /* |f| in [2^(e-1), 2^e): ulp 2^(e-p), or the subnormal ulp 2^(emin-p+1); midpoints at odd multiples of ulp/2 */
+    const long emin = 2 - (1L << (fmt->exp_bits - 1)), e = mpfr_get_exp(fx);
+    const long ulp_exp =
+        e - fmt->precision > emin - fmt->precision + 1 ? e - fmt->precision : emin - fmt->precision + 1;
+    mpfr_mul_2si(fx, fx, -ulp_exp, MPFR_RNDN); /* exact */
+    mpfr_frac(frac, fx, MPFR_RNDN);
+    mpfr_sub_d(frac, frac, 0.5, MPFR_RNDN); /* exact */
+    const double distance = fabs(mpfr_get_d(frac, MPFR_RNDN));
+    mpfr_clears(fx, frac, (mpfr_ptr)0);
     return distance;
 }
 
@@ -96,6 +113,13 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
     return n;
 }
 
+/* by_distance, ties broken by the input: an order the thread count does not change */
+static int by_distance_then_input(const void *a, const void *b) {
+    const ulpb_hard_case *x = a, *y = b;
+    const int d = by_distance(a, b);
+    return d ? d : (x->bits > y->bits) - (x->bits < y->bits);
+}
+
 int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, int threads,
                           ulpb_hard_case *out) {
     enum { PER_START = 4 }; /* candidates per run, ranked again exactly: the long double ranking is coarse */
@@ -125,7 +149,8 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
         }
         for (int k = 0; k < per_start; k++)
             mine[k].distance =
-                k < kept ? midpoint_distance_exact(rop, double_from(mine[k].bits), &mine[k].expected) : INFINITY;
+                k < kept ? midpoint_distance_exact(rop, &binary64, double_from(mine[k].bits), &mine[k].expected)
+                         : INFINITY;
     }
 #pragma omp parallel num_threads(team)
     ref_free_cache();
@@ -138,7 +163,80 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
     const int m = structural_inputs(op, structural);
     for (int k = 0; k < m; k++) {
         out[n] = (ulpb_hard_case){op, structural[k], 0, NAN, "structural"};
-        out[n].distance = midpoint_distance_exact(rop, double_from(structural[k]), &out[n].expected);
+        out[n].distance = midpoint_distance_exact(rop, &binary64, double_from(structural[k]), &out[n].expected);
+        n++;
+    }
+    ref_free_cache();
+    return n;
+}
+
+/* The binary32 switch points of omk's paths (cos.c, asin.c). */
+static int structural_inputs_f32(ulpb_op_id op, uint32_t *out) {
+    int n = 0;
+    if (op == ULPB_OP_cos) {
+        out[n++] = 0x49800000; /* 2^20: cos_f32_fast ends, cos_f32_huge begins */
+        out[n++] = 0x497fffff;
+        out[n++] = 0x3fc90fdb; /* nearest to pi/2 */
+        out[n++] = 0x40490fdb; /* nearest to pi */
+        out[n++] = 0x3f490fdb; /* nearest to pi/4: quadrant switch */
+        out[n++] = 0x7f7fffff; /* largest finite */
+    } else {
+        out[n++] = 0x3f000000; /* 0.5: the branch switch */
+        out[n++] = 0x3effffff;
+        out[n++] = 0x3f7fffff; /* next to 1 */
+        out[n++] = 0x3f3504f3; /* nearest to 2^-1/2 */
+    }
+    return n;
+}
+
+int ulpb_hard_case_search_f32(ulpb_op_id op, int keep, int threads, ulpb_hard_case *out) {
+    enum { CANDIDATES_PER_KEPT = 4 }; /* ranked again exactly: the long double ranking is coarse */
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+    const ref_op rop = ulpb_ops[op].ref;
+    /* non-negative inputs only: cos is even, asin odd, so -x is as hard as x */
+    const uint32_t end = op == ULPB_OP_cos ? 0x7f800000u : 0x3f800001u;
+    const int pool_per_thread = CANDIDATES_PER_KEPT * keep;
+    ulpb_hard_case *pool = malloc((size_t)team * (size_t)pool_per_thread * sizeof *pool);
+    int *pool_count = calloc((size_t)team, sizeof *pool_count);
+#pragma omp parallel num_threads(team)
+    {
+        ulpb_hard_case *mine = pool + (size_t)omp_get_thread_num() * (size_t)pool_per_thread;
+        int kept = 0;
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t block = 0; block <= (end - 1) >> 16; block++)
+            for (uint32_t bits = block << 16; bits < end && bits < (block + 1) << 16; bits++) {
+                float x;
+                memcpy(&x, &bits, sizeof x);
+                const ulpb_hard_case c = {op, bits, midpoint_distance_fast_f32(rop, x), NAN, "search"};
+                if (kept == pool_per_thread && by_distance_then_input(&c, &mine[kept - 1]) >= 0) continue;
+                int at = kept < pool_per_thread ? kept++ : kept - 1;
+                for (; at > 0 && by_distance_then_input(&c, &mine[at - 1]) < 0; at--) mine[at] = mine[at - 1];
+                mine[at] = c;
+            }
+        pool_count[omp_get_thread_num()] = kept;
+    }
+    /* the closest over all threads, then exactly */
+    int pooled = 0;
+    for (int t = 0; t < team; t++)
+        for (int k = 0; k < pool_count[t]; k++) pool[pooled++] = pool[(size_t)t * (size_t)pool_per_thread + k];
+    qsort(pool, (size_t)pooled, sizeof *pool, by_distance_then_input);
+    if (pooled > pool_per_thread) pooled = pool_per_thread;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+    for (int k = 0; k < pooled; k++)
+        pool[k].distance =
+            midpoint_distance_exact(rop, &binary32, (double)float_from((uint32_t)pool[k].bits), &pool[k].expected);
+#pragma omp parallel num_threads(team)
+    ref_free_cache();
+    qsort(pool, (size_t)pooled, sizeof *pool, by_distance_then_input);
+    int n = 0;
+    for (; n < keep && n < pooled; n++) out[n] = pool[n];
+    free(pool);
+    free(pool_count);
+    uint32_t structural[ULPB_HARD_CASES_STRUCTURAL_MAX];
+    const int m = structural_inputs_f32(op, structural);
+    for (int k = 0; k < m; k++) {
+        out[n] = (ulpb_hard_case){op, structural[k], 0, NAN, "structural"};
+        out[n].distance = midpoint_distance_exact(rop, &binary32, (double)float_from(structural[k]), &out[n].expected);
         n++;
     }
     ref_free_cache();

@@ -1122,18 +1122,30 @@ static int cmd_targets(int argc, char **argv) {
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
 static int cmd_hard_cases(int argc, char **argv) {
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},   {"starts", required_argument, 0, 'n'},
-                                         {"span", required_argument, 0, 'w'}, {"keep", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 's'}, {"threads", required_argument, 0, 't'},
-                                         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
+                                         {"dtype", required_argument, 0, 'd'},
+                                         {"starts", required_argument, 0, 'n'},
+                                         {"span", required_argument, 0, 'w'},
+                                         {"keep", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED, threads = 0;
+    bool binary32 = false;
+    const char *binary64_only = NULL; /* an option of the binary64 search, for --dtype f32's error */
     int c, option_index = 0;
     while ((c = next_option(argc, argv, ":h", opts, &option_index)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
+        if (c == 'n' || c == 'w' || c == 's') binary64_only = opts[option_index].name;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
                 return fail("hard-cases", "unknown op '%s' (expected cos, asin or all)", optarg);
+        } else if (c == 'd') {
+            if (strcmp(optarg, "f32") != 0 && strcmp(optarg, "f64") != 0)
+                return fail("hard-cases", "--dtype needs f32 or f64, got '%s'", optarg);
+            binary32 = strcmp(optarg, "f32") == 0;
         } else if (c == 's') {
             if (parse_json_integer(optarg, &seed))
                 return fail("hard-cases", "--seed needs an integer in 0..2^53, got '%s'", optarg);
@@ -1146,40 +1158,57 @@ static int cmd_hard_cases(int argc, char **argv) {
                             optarg);
         } else if (c == 'h') {
             printf(
-                "usage: ulpbench hard-cases [--op cos|asin|all] [--starts N] [--span M] [--keep K] [--seed S]\n"
-                "                           [--threads T]\n\n"
-                "Searches binary64 inputs whose cos/asin lies closest to a rounding midpoint: M consecutive doubles\n"
-                "from each of N starting points drawn from the accuracy samplers (seed S), ranked with the long\n"
-                "double reference; prints the K closest per op, then the structural cases (reduction worst case,\n"
-                "omk's switch points), each measured exactly with MPFR. Output: the data table format of\n"
-                "tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu). T threads (default: one\n"
-                "per core); the output does not depend on T.\n",
+                "usage: ulpbench hard-cases [--op cos|asin|all] [--dtype f64] [--starts N] [--span M] [--keep K]\n"
+                "                           [--seed S] [--threads T]\n"
+                "       ulpbench hard-cases --dtype f32 [--op cos|asin|all] [--keep K] [--threads T]\n\n"
+                "Searches inputs whose cos/asin lies closest to a rounding midpoint, ranked with the long double\n"
+                "reference; prints the K closest per op, then the structural cases (reduction worst case, omk's\n"
+                "switch points), each measured exactly with MPFR. binary64 (the default): M consecutive doubles from\n"
+                "each of N starting points drawn from the accuracy samplers (seed S); output: the data table format\n"
+                "of tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu). binary32: every input\n"
+                "(-x as hard as x), about 3 minutes on 2 cores; output: tests/data/hard_cases_f32.txt. T threads\n"
+                "(default: one per core); the output does not depend on T.\n",
                 DEFAULT_SEED);
             return 0;
         } else
             return bad_option("hard-cases", c, argc, argv);
     }
     if (optind < argc) return fail("hard-cases", "unexpected argument '%s'", argv[optind]);
+    if (binary32 && binary64_only)
+        return fail("hard-cases", "--%s belongs to the binary64 search: the binary32 search takes every input",
+                    binary64_only);
     char op_names[64] = "";
     for (int op = 0, listed = 0; op < ULPB_OP_COUNT; op++)
         if (op_mask & (1u << op))
             snprintf(op_names + strlen(op_names), sizeof op_names - strlen(op_names), "%s%s", listed++ ? " and " : "",
                      ulpb_ops[op].name);
-    printf("# Hard-to-round binary64 inputs for %s, made by:\n#   %s\n"
-           "# (seed %llu, %llu starting points of %llu inputs, %llu kept per op)\n"
-           "# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
-           "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n",
-           op_names, g_command, seed, starts, span, keep);
+    printf("# Hard-to-round %s inputs for %s, made by:\n#   %s\n", binary32 ? "binary32" : "binary64", op_names,
+           g_command);
+    if (binary32)
+        printf("# (every non-negative input of the domain, %llu kept per op; -x is as hard as x)\n", keep);
+    else
+        printf("# (seed %llu, %llu starting points of %llu inputs, %llu kept per op)\n", seed, starts, span, keep);
+    printf("# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
+           "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n");
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
-        const int n =
-            ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep, (int)threads, rows);
+        const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, (int)keep, (int)threads, rows)
+                               : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
+                                                       (int)threads, rows);
         for (int i = 0; i < n; i++) {
-            uint64_t expected;
-            memcpy(&expected, &rows[i].expected, sizeof expected);
-            printf("%s 0x%016llx 0x%016llx %.3e %s\n", ulpb_ops[op].name, (unsigned long long)rows[i].bits,
-                   (unsigned long long)expected, rows[i].distance, rows[i].source);
+            if (binary32) {
+                const float expected = (float)rows[i].expected;
+                uint32_t expected_bits;
+                memcpy(&expected_bits, &expected, sizeof expected_bits);
+                printf("%s 0x%08x 0x%08x %.3e %s\n", ulpb_ops[op].name, (unsigned)rows[i].bits, expected_bits,
+                       rows[i].distance, rows[i].source);
+            } else {
+                uint64_t expected;
+                memcpy(&expected, &rows[i].expected, sizeof expected);
+                printf("%s 0x%016llx 0x%016llx %.3e %s\n", ulpb_ops[op].name, (unsigned long long)rows[i].bits,
+                       (unsigned long long)expected, rows[i].distance, rows[i].source);
+            }
         }
     }
     free(rows);
@@ -1766,7 +1795,7 @@ static void usage(FILE *f) {
           "  eval       apply an op to a .npy file\n"
           "  report     the default suite, report.json + report.md, and the CI gate\n"
           "  merge      combine the shards of an exhaustive or sampled accuracy run\n"
-          "  hard-cases search binary64 inputs that are hard to round\n"
+          "  hard-cases search binary64 or binary32 inputs that are hard to round\n"
           "  targets    check saved bench results against the throughput targets\n\n"
           "Run 'ulpbench <command> --help' for a command's options, 'ulpbench --version' for the versions of\n"
           "ulpbench, omk (and its build in use) and the libraries it measures against.\n",

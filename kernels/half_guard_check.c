@@ -4,8 +4,9 @@
  * 16-bit subnormal's key unit below the normal range), must stay below the guard, so every lane the key does not
  * flag narrows correctly (a lane is flagged within guard units of a midpoint, and the exact value lies closer to
  * its binary32 result than that; the run covers every input the path takes, so its maximum is the bound itself).
- * Also prints how many lanes the key flags. The results themselves are checked against MPFR on all 65,536 inputs of
- * every ISA build by test_exhaustive and test_isa. Runs in ctest (a fraction of a second): ./build/half_guard_check */
+ * Also prints how many lanes the key flags. The results themselves are checked against MPFR on all 65,536 inputs
+ * under every OMK_ISA by test_accuracy, and against the scalar build by test_isa. Runs in ctest (a fraction of a
+ * second): ./build/half_guard_check */
 #include <inttypes.h>
 #include <stdio.h>
 

@@ -1,9 +1,11 @@
 /* The hard-to-round binary64 table (tests/data/hard_cases_f64.txt, made by ulpbench hard-cases):
  * the MPFR reference reproduces every correctly rounded value, the fast reference either agrees or
  * hands the input to MPFR, and omk matches every row where kernels/omk_kernels.def promises correct
- * rounding and stays within 0.51 ULP on the others. And published worst cases (tests/data/worst_cases_f64.txt):
- * each is hard (measured here), and omk rounds each correctly, one at a time and in one array per op. ctest runs
- * this under every OMK_ISA. */
+ * rounding and stays within 0.51 ULP on the others. The binary32 table (hard_cases_f32.txt, the inputs of all
+ * 2^32 closest to a rounding midpoint): each search row is hard (measured here), and omk rounds it and its
+ * negation correctly, one at a time and in one array per op. And published worst cases
+ * (tests/data/worst_cases_f64.txt): each is hard (measured here), and omk rounds each correctly, one at a time and in
+ * one array per op. ctest runs this under every OMK_ISA. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +19,14 @@
 #include <mpfr.h>
 
 #include "omk.h"
+#include "omk_isa_expect.h"
 #include "registry.h"
+
+static float f32_from_bits(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
 
 static double from_bits(unsigned long long bits) {
     double d;
@@ -90,6 +99,78 @@ static double half_ulp_distance(int op_id, double x, int *midpoint) {
     return distance;
 }
 
+enum { MAX_F32_ROWS = 128 };
+
+static void hard_cases_table_f32(void **state) {
+    (void)state;
+    static const ref_format binary32 = {24, 8};
+    FILE *f = fopen(ULPB_TEST_DATA "/hard_cases_f32.txt", "r");
+    assert_non_null(f);
+    /* both signs of every row: cos is even, asin odd */
+    static float x[ULPB_OP_COUNT][2 * MAX_F32_ROWS], want[ULPB_OP_COUNT][2 * MAX_F32_ROWS];
+    int count[ULPB_OP_COUNT] = {0}, searched = 0, glibc_misrounded = 0;
+    double hardest = 1.0;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char op[8], source[16];
+        unsigned input, expected;
+        double distance;
+        assert_int_equal(sscanf(line, "%7s %x %x %lg %15s", op, &input, &expected, &distance, source), 5);
+        const int op_id = ulpb_op_find(op);
+        assert_true(op_id >= 0 && count[op_id] + 2 <= 2 * MAX_F32_ROWS);
+        const float v = f32_from_bits(input);
+        ref_value exact;
+        ref_eval(ulpb_ops[op_id].ref, &binary32, (double)v, &exact);
+        if (exact.rounded != (double)f32_from_bits(expected))
+            fail_msg("%s(%a): MPFR gives %a, the table %a", op, (double)v, exact.rounded,
+                     (double)f32_from_bits(expected));
+        if (strcmp(source, "search") == 0) {
+            /* |f(x) - nearest binary32 midpoint| from MPFR's value to ~106 bits: a search row lies far closer than
+             * omk's fast paths' error (2^-29 binary32 ulp and more) can tell apart */
+            const double scaled = fabs(exact.exact_hi) / exact.ulp; /* exact; its fraction too */
+            const double measured = fabs((scaled - floor(scaled) - 0.5) +
+                                         (exact.exact_hi < 0 ? -exact.exact_lo : exact.exact_lo) / exact.ulp);
+            if (!(measured < 0x1p-23))
+                fail_msg("%s(%a) lies %.3g ulp from a midpoint: not hard", op, (double)v, measured);
+            if (!(fabs(measured - distance) <= 1e-3 * distance)) /* the table prints 4 digits */
+                fail_msg("%s(%a) lies %.4g ulp from a midpoint, the table says %.4g", op, (double)v, measured,
+                         distance);
+            if (measured < hardest) hardest = measured;
+            searched++;
+        }
+        for (int sign = 0; sign <= 1; sign++) {
+            const float xs = sign ? -v : v, ws = (float)exact.rounded * (sign && op_id == ULPB_OP_asin ? -1.0f : 1.0f);
+            float y;
+            if (op_id == ULPB_OP_cos)
+                omk_cos_f32(&xs, &y, 1);
+            else
+                omk_asin_f32(&xs, &y, 1);
+            if (y != ws) fail_msg("omk %s(%a) = %a, correctly rounded %a", op, (double)xs, (double)y, (double)ws);
+            glibc_misrounded += (op_id == ULPB_OP_cos ? cosf(xs) : asinf(xs)) != ws;
+            x[op_id][count[op_id]] = xs;
+            want[op_id][count[op_id]++] = ws;
+        }
+    }
+    fclose(f);
+    ref_free_cache();
+    for (int op_id = 0; op_id < ULPB_OP_COUNT; op_id++) {
+        static float got[2 * MAX_F32_ROWS];
+        if (op_id == ULPB_OP_cos)
+            omk_cos_f32(x[op_id], got, (size_t)count[op_id]);
+        else
+            omk_asin_f32(x[op_id], got, (size_t)count[op_id]);
+        for (int i = 0; i < count[op_id]; i++)
+            if (got[i] != want[op_id][i])
+                fail_msg("omk %s array: element %d, x = %a: %a, correctly rounded %a", ulpb_ops[op_id].name, i,
+                         (double)x[op_id][i], (double)got[i], (double)want[op_id][i]);
+    }
+    assert_true(searched >= 60);
+    print_message("%d binary32 cos and %d asin inputs (%d searched, the hardest %.3g ulp from a midpoint): omk (%s "
+                  "build) rounds all correctly, glibc misrounds %d\n",
+                  count[ULPB_OP_cos], count[ULPB_OP_asin], searched, hardest, omk_isa_in_use(), glibc_misrounded);
+}
+
 enum { MAX_WORST_CASES = 1024 };
 
 static void published_worst_cases(void **state) {
@@ -146,6 +227,8 @@ static void published_worst_cases(void **state) {
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(hard_cases_table), cmocka_unit_test(published_worst_cases)};
+    if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
+    const struct CMUnitTest tests[] = {cmocka_unit_test(hard_cases_table), cmocka_unit_test(hard_cases_table_f32),
+                                       cmocka_unit_test(published_worst_cases)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,9 +198,8 @@ static void random_tails_in_place_unaligned(void **state) {
     free(x), free(want), free(got), free(orig);
 }
 
-/* Probe values: specials, range and fast-path boundaries, and hard inputs (binary32 results
- * within 1000 binary64 ulps of a binary32 rounding midpoint, found with long double cosl/asinl;
- * the binary64 hard-to-round table in tests/data), each also negated. */
+/* Probe values: specials, range and fast-path boundaries, and the inputs of the hard-to-round tables in tests/data,
+ * each also negated. */
 static const uint16_t f16_probes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x1000, 0x3800,
                                       0x3bff, 0xbbff, 0x3c00, 0xbc00, 0x3c01, 0xbc01, 0xc000, 0x4248, 0x3e48, 0x6400,
                                       0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7fff, 0xffff};
@@ -217,11 +216,6 @@ static const uint32_t f32_probes[] = {0x00000000, 0x80000000, 0x00000001, 0x800c
                                       0x39800000, 0x49800000, 0xc9800000, 0x497fffff,
                                       0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
                                       0x5f000000, 0x7effffff};
-static const uint32_t f32_hard[][12] = {
-    /* cos */ {0x3a544395, 0x3b2b94b8, 0x3c531807, 0x3e128c12, 0x41b55c8b, 0x44f64944, 0x4918b449, 0x48b27027,
-               0x6e2ae2f0, 0x69a05a21, 0x5c638637, 0x68492c70},
-    /* asin */ {0x3d2c777b, 0x3efa35f3, 0x3b36aa13, 0x3ef2d78c, 0x3e00018b, 0x3d9d9a23, 0x3f32b5ba, 0x3f7e3693,
-                0x3f2f91b4, 0x3f083a1a, 0x3e8096e7, 0x3a9dd66b}};
 static const uint64_t f64_probes[] = {0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000100000000000,
                                       0x000fffffffffffff, 0x0010000000000000, 0x8010000000000000, 0x7fefffffffffffff,
                                       0xffefffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
@@ -231,6 +225,28 @@ static const uint64_t f64_probes[] = {0x0000000000000000, 0x8000000000000000, 0x
                                       0x4130000000000000, 0xc130000000000000, 0x412fffffffffffff, 0x4130000000000001,
                                       0x400921fb54442d18, 0x3ff921fb54442d18, 0x4330000000000000, 0x7fe0000000000000};
 enum { MAX_PROBES = 256 };
+
+/* The inputs of the kernel's op in a hard-case table of tests/data, each also negated; returns their count. */
+static size_t hard_case_probes(const kernel *kn, const char *table, unsigned char *out, size_t room) {
+    char name[512], line[256], op[8];
+    snprintf(name, sizeof name, "%s%s", ULPB_TEST_DATA, table);
+    FILE *f = fopen(name, "r");
+    assert_non_null(f);
+    unsigned long long input;
+    size_t count = 0, rows = 0;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' && sscanf(line, "%7s %llx", op, &input) == 2 && strcmp(op, kn->op) == 0) {
+            for (unsigned sign = 0; sign <= 1; sign++) {
+                assert_true(count < room); /* a longer table needs a larger MAX_PROBES, not fewer rows */
+                const uint64_t v = input ^ (uint64_t)sign << (8 * kn->bytes - 1);
+                memcpy(out + kn->bytes * count++, &v, kn->bytes); /* little-endian: the low bytes */
+            }
+            rows++;
+        }
+    fclose(f);
+    assert_true(rows >= 20);
+    return count;
+}
 
 /* The probe values of one kernel; returns their count. */
 static size_t probe_values(const kernel *kn, unsigned char *out) {
@@ -242,30 +258,10 @@ static size_t probe_values(const kernel *kn, unsigned char *out) {
         for (size_t i = 0; i < len; i++) memcpy(out + 2 * count++, &list[i], 2);
     } else if (kn->bytes == 4) {
         for (size_t i = 0; i < sizeof f32_probes / 4; i++) memcpy(out + 4 * count++, &f32_probes[i], 4);
-        const uint32_t *hard = f32_hard[strcmp(kn->op, "cos") == 0 ? 0 : 1];
-        for (size_t i = 0; i < 12; i++)
-            for (uint32_t sign = 0; sign <= 1; sign++) {
-                const uint32_t v = hard[i] ^ (sign << 31);
-                memcpy(out + 4 * count++, &v, 4);
-            }
+        count += hard_case_probes(kn, "/hard_cases_f32.txt", out + 4 * count, MAX_PROBES - count);
     } else {
         for (size_t i = 0; i < sizeof f64_probes / 8; i++) memcpy(out + 8 * count++, &f64_probes[i], 8);
-        FILE *f = fopen(ULPB_TEST_DATA "/hard_cases_f64.txt", "r");
-        assert_non_null(f);
-        char line[256], op[8];
-        unsigned long long input;
-        size_t rows = 0;
-        while (fgets(line, sizeof line, f))
-            if (line[0] != '#' && sscanf(line, "%7s %llx", op, &input) == 2 && strcmp(op, kn->op) == 0) {
-                for (uint64_t sign = 0; sign <= 1; sign++) {
-                    assert_true(count < MAX_PROBES); /* a longer table needs a larger MAX_PROBES, not fewer rows */
-                    const uint64_t v = input ^ (sign << 63);
-                    memcpy(out + 8 * count++, &v, 8);
-                }
-                rows++;
-            }
-        fclose(f);
-        assert_true(rows >= 20);
+        count += hard_case_probes(kn, "/hard_cases_f64.txt", out + 8 * count, MAX_PROBES - count);
     }
     assert_true(count <= MAX_PROBES);
     return count;
@@ -544,7 +540,7 @@ static void omk_isa_values(void **state) {
 }
 
 /* omk_half16_method names what the 16-bit entry points run: the binary32 path in the AVX-512 build unless
- * OMK_HALF16=table (test_isa_half16_table, test_isa_half16_compute and the plain run), the table otherwise; the
+ * OMK_HALF16=table (test_isa_half16_table and the plain run), the table otherwise; the
  * scalar-matching tests above then cover that method. */
 static void half16_method_follows_environment(void **state) {
     (void)state;

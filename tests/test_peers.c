@@ -130,6 +130,7 @@ static void agree_with_glibc_within_documented_bounds(void **state) {
  * conversions keep subnormals. */
 static void subnormal_results_flushed_only_by_vcvtneps2bf16(void **state) {
     (void)state;
+    int checked[2] = {0, 0};
     for (size_t e = 0; e < ulpb_entry_count; e++) {
         const ulpb_entry *peer = &ulpb_entries[e];
         if (!is_vector_peer(peer) || peer->op != ULPB_OP_asin || ulpb_dtypes[peer->dtype].bytes != 2) continue;
@@ -139,7 +140,10 @@ static void subnormal_results_flushed_only_by_vcvtneps2bf16(void **state) {
         const bool flushes = peer->isa == ULPB_ISA_AVX512_BF16;
         assert_int_equal(y[0], flushes ? 0x0000 : 0x0001);
         assert_int_equal(y[1], flushes ? 0x8000 : 0x8001);
+        checked[flushes]++;
     }
+    print_message("%d rows keep the subnormal, %d (vcvtneps2bf16) flush it\n", checked[0], checked[1]);
+    if (checked[0] + checked[1] == 0) skip(); /* a CPU without AVX2 */
 }
 
 static void tails_match_single_calls(void **state) {
