@@ -189,12 +189,29 @@ static int structural_inputs_f32(ulpb_op_id op, uint32_t *out) {
     return n;
 }
 
-int ulpb_hard_case_search_f32(ulpb_op_id op, int keep, int threads, ulpb_hard_case *out) {
+/* binary32 bit patterns in the order of their values (-0 just below +0), as 32-bit keys */
+static uint32_t order_key(uint32_t bits) { return bits >> 31 ? ~bits : bits | 0x80000000u; }
+static uint32_t bits_of_key(uint32_t key) { return key >> 31 ? key & 0x7fffffffu : ~key; }
+
+int ulpb_binary32_range_keys(double lo, double hi, uint32_t *first, uint32_t *last) {
+    float lo_f = (float)lo, hi_f = (float)hi; /* to nearest, then inward */
+    if ((double)lo_f < lo) lo_f = nextafterf(lo_f, INFINITY);
+    if ((double)hi_f > hi) hi_f = nextafterf(hi_f, -INFINITY);
+    uint32_t lo_bits, hi_bits;
+    memcpy(&lo_bits, &lo_f, sizeof lo_bits);
+    memcpy(&hi_bits, &hi_f, sizeof hi_bits);
+    *first = order_key(lo_bits == 0 && lo < 0 ? 0x80000000u : lo_bits);
+    *last = order_key(hi_bits);
+    return isfinite(lo_f) && isfinite(hi_f) && *first <= *last ? 0 : -1;
+}
+
+int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int threads, ulpb_hard_case *out) {
     enum { CANDIDATES_PER_KEPT = 4 }; /* ranked again exactly: the long double ranking is coarse */
     const int team = threads > 0 ? threads : omp_get_max_threads();
     const ref_op rop = ulpb_ops[op].ref;
-    /* non-negative inputs only: cos is even, asin odd, so -x is as hard as x */
-    const uint32_t end = op == ULPB_OP_cos ? 0x7f800000u : 0x3f800001u;
+    uint32_t first, last;
+    if (ulpb_binary32_range_keys(lo, hi, &first, &last)) return 0;
+    const uint64_t blocks = (((uint64_t)last - first) >> 16) + 1;
     const int pool_per_thread = CANDIDATES_PER_KEPT * keep;
     ulpb_hard_case *pool = malloc((size_t)team * (size_t)pool_per_thread * sizeof *pool);
     int *pool_count = calloc((size_t)team, sizeof *pool_count);
@@ -203,11 +220,13 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, int keep, int threads, ulpb_hard_ca
         ulpb_hard_case *mine = pool + (size_t)omp_get_thread_num() * (size_t)pool_per_thread;
         int kept = 0;
 #pragma omp for schedule(dynamic, 1)
-        for (uint32_t block = 0; block <= (end - 1) >> 16; block++)
-            for (uint32_t bits = block << 16; bits < end && bits < (block + 1) << 16; bits++) {
+        for (uint64_t block = 0; block < blocks; block++)
+            for (uint64_t key = first + (block << 16); key <= last && key < first + ((block + 1) << 16); key++) {
+                const uint32_t bits = bits_of_key((uint32_t)key);
                 float x;
                 memcpy(&x, &bits, sizeof x);
                 const ulpb_hard_case c = {op, bits, midpoint_distance_fast_f32(rop, x), NAN, "search"};
+                if (!(c.distance < INFINITY)) continue; /* outside the domain, or a zero result */
                 if (kept == pool_per_thread && by_distance_then_input(&c, &mine[kept - 1]) >= 0) continue;
                 int at = kept < pool_per_thread ? kept++ : kept - 1;
                 for (; at > 0 && by_distance_then_input(&c, &mine[at - 1]) < 0; at--) mine[at] = mine[at - 1];
@@ -235,6 +254,7 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, int keep, int threads, ulpb_hard_ca
     uint32_t structural[ULPB_HARD_CASES_STRUCTURAL_MAX];
     const int m = structural_inputs_f32(op, structural);
     for (int k = 0; k < m; k++) {
+        if (!((double)float_from(structural[k]) >= lo && (double)float_from(structural[k]) <= hi)) continue;
         out[n] = (ulpb_hard_case){op, structural[k], 0, NAN, "structural"};
         out[n].distance = midpoint_distance_exact(rop, &binary32, (double)float_from(structural[k]), &out[n].expected);
         n++;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
@@ -1121,20 +1122,21 @@ static int cmd_targets(int argc, char **argv) {
 
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
+enum { RANGE_TEXT_MAX = 120 };
+static int parse_range(const char *text, double *lo, double *hi);
+
 static int cmd_hard_cases(int argc, char **argv) {
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
-                                         {"dtype", required_argument, 0, 'd'},
-                                         {"starts", required_argument, 0, 'n'},
-                                         {"span", required_argument, 0, 'w'},
-                                         {"keep", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},      {"dtype", required_argument, 0, 'd'},
+                                         {"starts", required_argument, 0, 'n'},  {"span", required_argument, 0, 'w'},
+                                         {"keep", required_argument, 0, 'k'},    {"seed", required_argument, 0, 's'},
+                                         {"threads", required_argument, 0, 't'}, {"range", required_argument, 0, 'a'},
+                                         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     unsigned op_mask = (1u << ULPB_OP_COUNT) - 1;
     unsigned long long starts = 2000, span = 4096, keep = 24, seed = DEFAULT_SEED, threads = 0;
     bool binary32 = false;
     const char *binary64_only = NULL; /* an option of the binary64 search, for --dtype f32's error */
+    const char *range_text = NULL;
+    double range_lo = 0.0, range_hi = 0.0;
     int c, option_index = 0;
     while ((c = next_option(argc, argv, ":h", opts, &option_index)) != -1) {
         unsigned long long *target = c == 'n' ? &starts : c == 'w' ? &span : c == 'k' ? &keep : NULL;
@@ -1149,6 +1151,15 @@ static int cmd_hard_cases(int argc, char **argv) {
         } else if (c == 's') {
             if (parse_json_integer(optarg, &seed))
                 return fail("hard-cases", "--seed needs an integer in 0..2^53, got '%s'", optarg);
+        } else if (c == 'a') {
+            uint32_t first, last;
+            if (parse_range(optarg, &range_lo, &range_hi))
+                return fail("hard-cases", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            if (ulpb_binary32_range_keys(range_lo, range_hi, &first, &last))
+                return fail("hard-cases", "--range %s holds no binary32 number", optarg);
+            if (strlen(optarg) > RANGE_TEXT_MAX) /* it goes into the table's header */
+                return fail("hard-cases", "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
+            range_text = optarg;
         } else if (c == 't') {
             if (parse_u64(optarg, &threads) || threads == 0 || threads > 1024)
                 return fail("hard-cases", "--threads needs an integer in 1..1024, got '%s'", optarg);
@@ -1160,14 +1171,16 @@ static int cmd_hard_cases(int argc, char **argv) {
             printf(
                 "usage: ulpbench hard-cases [--op cos|asin|all] [--dtype f64] [--starts N] [--span M] [--keep K]\n"
                 "                           [--seed S] [--threads T]\n"
-                "       ulpbench hard-cases --dtype f32 [--op cos|asin|all] [--keep K] [--threads T]\n\n"
+                "       ulpbench hard-cases --dtype f32 [--op cos|asin|all] [--range LO,HI] [--keep K] [--threads "
+                "T]\n\n"
                 "Searches inputs whose cos/asin lies closest to a rounding midpoint, ranked with the long double\n"
                 "reference; prints the K closest per op, then the structural cases (reduction worst case, omk's\n"
                 "switch points), each measured exactly with MPFR. binary64 (the default): M consecutive doubles from\n"
                 "each of N starting points drawn from the accuracy samplers (seed S); output: the data table format\n"
                 "of tests/data/hard_cases_f64.txt (defaults: N=2000, M=4096, K=24, S=%llu). binary32: every input\n"
-                "(-x as hard as x), about 3 minutes on 2 cores; output: tests/data/hard_cases_f32.txt. T threads\n"
-                "(default: one per core); the output does not depend on T.\n",
+                "x with LO <= x <= HI (default: every non-negative one of the op's domain, -x being as hard as x;\n"
+                "about 3.5 minutes on 2 cores), with omk's switch points in that range; output of the default:\n"
+                "tests/data/hard_cases_f32.txt. T threads (default: one per core); the output does not depend on T.\n",
                 DEFAULT_SEED);
             return 0;
         } else
@@ -1177,6 +1190,9 @@ static int cmd_hard_cases(int argc, char **argv) {
     if (binary32 && binary64_only)
         return fail("hard-cases", "--%s belongs to the binary64 search: the binary32 search takes every input",
                     binary64_only);
+    if (!binary32 && range_text)
+        return fail("hard-cases", "--range belongs to the binary32 search (--dtype f32): the binary64 search starts "
+                                  "from the accuracy samplers");
     char op_names[64] = "";
     for (int op = 0, listed = 0; op < ULPB_OP_COUNT; op++)
         if (op_mask & (1u << op))
@@ -1184,7 +1200,9 @@ static int cmd_hard_cases(int argc, char **argv) {
                      ulpb_ops[op].name);
     printf("# Hard-to-round %s inputs for %s, made by:\n#   %s\n", binary32 ? "binary32" : "binary64", op_names,
            g_command);
-    if (binary32)
+    if (binary32 && range_text)
+        printf("# (every binary32 input in [%s], %llu kept per op)\n", range_text, keep);
+    else if (binary32)
         printf("# (every non-negative input of the domain, %llu kept per op; -x is as hard as x)\n", keep);
     else
         printf("# (seed %llu, %llu starting points of %llu inputs, %llu kept per op)\n", seed, starts, span, keep);
@@ -1193,7 +1211,11 @@ static int cmd_hard_cases(int argc, char **argv) {
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
-        const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, (int)keep, (int)threads, rows)
+        const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, range_text ? range_lo : 0.0,
+                                                           range_text          ? range_hi
+                                                           : op == ULPB_OP_cos ? FLT_MAX
+                                                                               : 1.0,
+                                                           (int)keep, (int)threads, rows)
                                : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
                                                        (int)threads, rows);
         for (int i = 0; i < n; i++) {
@@ -1327,8 +1349,6 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
         p = end;
     }
 }
-
-enum { RANGE_TEXT_MAX = 120 };
 
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {

@@ -1022,6 +1022,9 @@ static void usage_errors_are_one_line(void **state) {
         /* the binary32 search takes every input: a seed or span would describe a search it does not do */
         {"hard-cases --dtype f32 --seed 3", "--seed belongs to the binary64 search"},
         {"hard-cases --span 8 --dtype f32", "--span belongs to the binary64 search"},
+        {"hard-cases --range 1,2", "--range belongs to the binary32 search"},
+        {"hard-cases --dtype f32 --range 1.00000001,1.00000002", "--range 1.00000001,1.00000002 holds no binary32"},
+        {"hard-cases --dtype f32 --range 2,1", "--range needs LO,HI: two finite numbers with LO < HI, got '2,1'"},
         /* seeds and counts are recorded as JSON numbers: beyond 2^53 they would be recorded wrong */
         {"accuracy --op cos --dtype f32 --seed 9007199254740993", "--seed needs an integer in 0..2^53"},
         {"bench --seed 18446744073709551615", "--seed needs an integer in 0..2^53"},
@@ -1101,6 +1104,16 @@ static void usage_errors_are_one_line(void **state) {
     assert_non_null(rest_one);
     assert_non_null(rest_two);
     assert_string_equal(rest_one, rest_two);
+    free(one), free(two);
+    /* binary32 over a range: the hardest asin input of the whole domain (tests/data/hard_cases_f32.txt) is the hardest
+     * of any range around it, with the same exact distance; and the rows do not depend on the thread count */
+    assert_int_equal(run("hard-cases --dtype f32 --op asin --range 0.532,0.5325 --keep 2 --threads 1"), 0);
+    one = slurp(path("out.txt"));
+    if (!strstr(one, "\nasin 0x3f083a1a 0x3f0fa5b2 6.928e-10 search\nasin 0x3f084fa7 "))
+        fail_msg("hard-cases --dtype f32 --range: '%s'", one);
+    assert_int_equal(run("hard-cases --dtype f32 --op asin --range 0.532,0.5325 --keep 2 --threads 2"), 0);
+    two = slurp(path("out.txt"));
+    assert_string_equal(strchr(strchr(one, '\n') + 1, '\n'), strchr(strchr(two, '\n') + 1, '\n'));
     free(one), free(two);
 }
 
