@@ -543,3 +543,32 @@ done:
     free(results);
     return out;
 }
+
+void ulpb_gate_defaults(ulpb_gate_limits *g) {
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+        g->max_misrounded[d] = ulpb_dtypes[d].gate_max_misrounded;
+        g->max_ulp[d] = ulpb_dtypes[d].gate_max_ulp;
+        g->misrounded_given[d] = false;
+    }
+}
+
+int ulpb_gate_check(const ulpb_result *r, const ulpb_gate_limits *g, char *why, size_t len) {
+    const int d = r->entry->dtype;
+    const long long max_misrounded = r->entry->correctly_rounded && !g->misrounded_given[d] ? 0 : g->max_misrounded[d];
+    why[0] = 0;
+    if (r->total.special_mismatches > 0)
+        snprintf(why, len, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
+    else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
+        snprintf(why, len, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded, max_misrounded);
+    else if (g->max_ulp[d] >= 0 && r->total.max_ulp > g->max_ulp[d]) {
+        /* the limit as given (%.17g would print 0.1 as 0.10000000000000001), the error rounded up */
+        char measured[32], limit[32];
+        ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
+        for (int digits = 1; digits <= 17; digits++) {
+            snprintf(limit, sizeof limit, "%.*g", digits, g->max_ulp[d]);
+            if (strtod(limit, NULL) == g->max_ulp[d]) break;
+        }
+        snprintf(why, len, "max ULP %s > %s", measured, limit);
+    }
+    return why[0] != 0;
+}

@@ -52,6 +52,21 @@ int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *er
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
                            size_t err_len);
 
+/* The report's gate, per dtype: max_misrounded and max_ulp negative = not gated; a kernel the registry marks
+ * correctly rounded is held to 0 misrounded unless misrounded_given (--max-misrounded named its dtype). */
+typedef struct {
+    double max_ulp[ULPB_DTYPE_COUNT];
+    long long max_misrounded[ULPB_DTYPE_COUNT];
+    bool misrounded_given[ULPB_DTYPE_COUNT];
+} ulpb_gate_limits;
+
+/* The registry's default thresholds (ulpb_dtypes' gate_max_ulp and gate_max_misrounded). */
+void ulpb_gate_defaults(ulpb_gate_limits *g);
+
+/* Why a production row fails the gate ("3 special-value mismatches", "1 misrounded > 0", "max ULP 0.502 > 0.501"),
+ * into why; empty, and 0 returned, when it passes. Special-value mismatches fail every row. */
+int ulpb_gate_check(const ulpb_result *r, const ulpb_gate_limits *g, char *why, size_t len);
+
 /* "%.17g" and "%a" of a value, for worst-input columns. */
 void ulpb_format_value(char *buf, size_t len, double v);
 

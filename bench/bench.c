@@ -226,13 +226,15 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
         res->ns_per_element = quantile(tmp, rounds, 0.5);
         const double p10 = quantile(tmp, rounds, 0.1), p90 = quantile(tmp, rounds, 0.9);
         res->spread = res->ns_per_element > 0 ? (p90 - p10) / res->ns_per_element : 0.0;
-        for (int k = 0; k < g->count; k++) {
-            for (int r = 0; r < rounds; r++) tmp[r] = wall[k * rounds + r] / wall[m * rounds + r];
-            res->ratio[k] = quantile(tmp, rounds, 0.5);
-        }
+        for (int k = 0; k < g->count; k++) res->ratio[k] = ulpb_bench_round_ratio(wall, rounds, m, k, tmp);
     }
     free(in), free(out), free(wall), free(cpu), free(tmp);
     return 0;
+}
+
+double ulpb_bench_round_ratio(const double *wall_ns, int rounds, int m, int k, double *scratch) {
+    for (int r = 0; r < rounds; r++) scratch[r] = wall_ns[k * rounds + r] / wall_ns[m * rounds + r];
+    return quantile(scratch, rounds, 0.5);
 }
 
 /* The available selected entries of (op, dtype), in registry order; stores the first

@@ -85,6 +85,10 @@ bool ulpb_bench_selects(const ulpb_bench_spec *spec, const ulpb_entry *e);
  * array in *results (free() it), or -1 with a message in err. */
 int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, char *err, size_t err_len);
 
+/* Member m's throughput over member k's: the median over rounds of k's time per element over m's, from wall_ns[member
+ * * rounds + round]; scratch holds `rounds` doubles. */
+double ulpb_bench_round_ratio(const double *wall_ns, int rounds, int m, int k, double *scratch);
+
 /* Throughput of r relative to implementation `impl` in the same rounds; NAN when not measured. */
 double ulpb_bench_ratio_to(const ulpb_bench_result *results, const ulpb_bench_result *r, const char *impl);
 

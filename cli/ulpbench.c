@@ -332,19 +332,9 @@ typedef struct {
     unsigned long long max_chunks;
     double checkpoint_seconds; /* --exhaustive with a JSON file: the partial result at most this often; 0: never */
     bool checkpoint_given;
-    /* gate thresholds per dtype; negative = not gated */
-    double max_ulp[ULPB_DTYPE_COUNT];
+    ulpb_gate_limits gate;
     bool max_ulp_given[ULPB_DTYPE_COUNT];
-    long long max_misrounded[ULPB_DTYPE_COUNT];
-    bool misrounded_given[ULPB_DTYPE_COUNT]; /* else correctly rounded kernels are held to 0 */
 } accuracy_options;
-
-static void default_gate(accuracy_options *o) {
-    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
-        o->max_misrounded[d] = ulpb_dtypes[d].gate_max_misrounded;
-        o->max_ulp[d] = ulpb_dtypes[d].gate_max_ulp;
-    }
-}
 
 /* DTYPE=VALUE for --max-ulp / --max-misrounded. */
 static int parse_threshold(const char *text, int *dtype, const char **value) {
@@ -602,16 +592,16 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                             value);
             if (o->max_ulp_given[dt]) /* a second limit for a dtype would silently replace the first */
                 return fail(sub, "--max-ulp %s given twice", ulpb_dtypes[dt].name);
-            o->max_ulp[dt] = v;
+            o->gate.max_ulp[dt] = v;
             o->max_ulp_given[dt] = true;
             break;
         }
         case OPT_MAX_MIS:
             if (parse_threshold(optarg, &dt, &value) || parse_json_integer(value, &u))
                 return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", optarg);
-            if (o->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
-            o->max_misrounded[dt] = (long long)u;
-            o->misrounded_given[dt] = true;
+            if (o->gate.misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
+            o->gate.max_misrounded[dt] = (long long)u;
+            o->gate.misrounded_given[dt] = true;
             break;
         case OPT_EXHAUSTIVE:
         case OPT_SHARD:
@@ -1563,14 +1553,15 @@ static int report_into_dir(accuracy_options *o) {
     cJSON *thresholds = cJSON_AddObjectToObject(gate, "thresholds");
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
         cJSON *t = cJSON_AddObjectToObject(thresholds, ulpb_dtypes[d].name);
-        if (o->max_misrounded[d] >= 0) cJSON_AddNumberToObject(t, "max_misrounded", (double)o->max_misrounded[d]);
-        if (o->max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o->max_ulp[d]);
+        if (o->gate.max_misrounded[d] >= 0)
+            cJSON_AddNumberToObject(t, "max_misrounded", (double)o->gate.max_misrounded[d]);
+        if (o->gate.max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o->gate.max_ulp[d]);
         cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
     }
     cJSON *held_to_zero = cJSON_AddArrayToObject(gate, "correctly_rounded");
     for (int i = 0; i < count; i++)
         if (results[i].entry->role == ULPB_ROLE_PRODUCTION && results[i].entry->correctly_rounded &&
-            !o->misrounded_given[results[i].entry->dtype])
+            !o->gate.misrounded_given[results[i].entry->dtype])
             cJSON_AddItemToArray(held_to_zero, cJSON_CreateString(results[i].entry->description));
     cJSON *failures = cJSON_AddArrayToObject(gate, "failures");
     char *gate_text = NULL;
@@ -1582,25 +1573,8 @@ static int report_into_dir(accuracy_options *o) {
         if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;
         gated_rows++;
         const int d = r->entry->dtype;
-        const long long max_misrounded =
-            r->entry->correctly_rounded && !o->misrounded_given[d] ? 0 : o->max_misrounded[d];
-        char why[200] = "";
-        if (r->total.special_mismatches > 0)
-            snprintf(why, sizeof why, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
-        else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
-            snprintf(why, sizeof why, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded,
-                     max_misrounded);
-        else if (o->max_ulp[d] >= 0 && r->total.max_ulp > o->max_ulp[d]) {
-            /* the limit as given (%.17g would print 0.1 as 0.10000000000000001), the error rounded up */
-            char measured[32], limit[32];
-            ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
-            for (int digits = 1; digits <= 17; digits++) {
-                snprintf(limit, sizeof limit, "%.*g", digits, o->max_ulp[d]);
-                if (strtod(limit, NULL) == o->max_ulp[d]) break;
-            }
-            snprintf(why, sizeof why, "max ULP %s > %s", measured, limit);
-        }
-        if (!why[0]) continue;
+        char why[200];
+        if (!ulpb_gate_check(r, &o->gate, why, sizeof why)) continue;
         char line[300];
         snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[d].name,
                  why);
@@ -1684,7 +1658,7 @@ static int report_into_dir(accuracy_options *o) {
 
 static int cmd_report(int argc, char **argv) {
     accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED, .output_dir = "."};
-    default_gate(&o);
+    ulpb_gate_defaults(&o.gate);
     const int rc = accuracy_getopt("report", argc, argv, &o, true);
     if (rc < 0) {
         printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"

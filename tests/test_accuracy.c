@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -119,14 +120,60 @@ static void fast_reference_agrees_with_mpfr(void **state) {
             }
 }
 
+static int compare_u64(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static float f32_of_bits(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static double f64_of_bits(uint64_t bits) {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 static void samplers_are_reproducible(void **state) {
     (void)state;
     for (int s = 1; s < 7; s++) {
         const uint64_t a = ulpb_sampler_input(s, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 12345);
         assert_true(a == ulpb_sampler_input(s, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 12345));
     }
-    assert_true(ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 7, 1) !=
-                ulpb_sampler_input(1, ULPB_OP_cos, ULPB_DTYPE_f64, 8, 1));
+    /* every drawn sampler depends on the seed and the index, and stays in its set */
+    for (int s = 1; s < 7; s++)
+        for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
+            enum { DRAWS = 2000 };
+            static uint64_t drawn[DRAWS];
+            const ulpb_op_id op = s >= 5 ? ULPB_OP_asin : ULPB_OP_cos;
+            const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
+            int other_seed_differs = 0;
+            for (uint64_t i = 0; i < DRAWS; i++) {
+                drawn[i] = ulpb_sampler_input(s, op, dtype, 7, i);
+                other_seed_differs += drawn[i] != ulpb_sampler_input(s, op, dtype, 8, i);
+                const double x =
+                    ulpb_dtypes[d].bytes == 4 ? (double)f32_of_bits((uint32_t)drawn[i]) : f64_of_bits(drawn[i]);
+                if (s == 2) assert_true(x >= ulpb_ops[op].domain_lo && x <= ulpb_ops[op].domain_hi);
+                if (s == 3) assert_true(isfinite(x) && fabs(x) >= 0x1p10);
+                if (s == 4 && fabs(x) < 0x1p20) { /* within 4.5 ulps of an odd multiple of pi/2: |cos x| as small */
+                    const double ulp = ulpb_dtypes[d].bytes == 4
+                                           ? (double)(nextafterf(fabsf((float)x), INFINITY) - fabsf((float)x))
+                                           : nextafter(fabs(x), INFINITY) - fabs(x);
+                    if (!(fabs(cos(x)) <= 2 * 4.5 * ulp)) /* 2: x's binade may lie below k pi/2's */
+                        fail_msg("cos_near_pio2 %s: %a is %.3g ulps from a zero of cos", ulpb_dtypes[d].name, x,
+                                 fabs(cos(x)) / ulp);
+                }
+            }
+            qsort(drawn, DRAWS, sizeof drawn[0], compare_u64);
+            int distinct = 1;
+            for (int i = 1; i < DRAWS; i++) distinct += drawn[i] != drawn[i - 1];
+            if (distinct < DRAWS / 2 || other_seed_differs < DRAWS * 9 / 10) /* asin_near_one's small octaves repeat */
+                fail_msg("sampler %s, %s: %d of %d draws distinct, %d change with the seed", ulpb_sampler_name(s),
+                         ulpb_dtypes[d].name, distinct, DRAWS, other_seed_differs);
+        }
     /* asin_near_one stays inside (-1, 1), with 1 - j ulps for even j too; asin_near_zero below 1/2 */
     int even_j = 0, subnormal = 0, smallest_binade = 0;
     for (uint64_t i = 0; i < 10000; i++) {
@@ -204,6 +251,45 @@ static void ulp_column_rounds_up(void **state) {
     }
 }
 
+/* The report's gate on made-up rows: special-value mismatches fail any row; a correctly rounded kernel is held to 0
+ * misrounded unless --max-misrounded names its dtype, a peer with the same counts is not; max ULP per dtype. */
+static void gate_checks_each_threshold(void **state) {
+    (void)state;
+    ulpb_gate_limits g;
+    ulpb_gate_defaults(&g);
+    const ulpb_entry *omk = ulpb_entry_find("omk", ULPB_OP_cos, ULPB_DTYPE_f64);
+    const ulpb_entry *glibc = ulpb_entry_find("glibc", ULPB_OP_cos, ULPB_DTYPE_f64);
+    assert_true(omk && glibc && omk->correctly_rounded && !glibc->correctly_rounded);
+    char why[200];
+    ulpb_result r = {0};
+    r.entry = omk;
+    r.total.max_ulp = 0.5001;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 0);
+    assert_string_equal(why, "");
+    r.total.misrounded = 1;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
+    assert_string_equal(why, "1 misrounded > 0");
+    r.entry = glibc; /* binary64 misrounding is not gated by default, only max ULP (0.51) */
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 0);
+    r.entry = omk;
+    g.misrounded_given[ULPB_DTYPE_f64] = true;
+    g.max_misrounded[ULPB_DTYPE_f64] = 1;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 0);
+    r.total.misrounded = 2;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
+    assert_string_equal(why, "2 misrounded > 1");
+    r.total.misrounded = 0;
+    r.total.max_ulp = 0.5101;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
+    assert_string_equal(why, "max ULP 0.511 > 0.51");
+    r.total.max_ulp = 0.5;
+    r.total.special_mismatches = 3;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
+    assert_string_equal(why, "3 special-value mismatches");
+    r.entry = glibc;
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
+}
+
 int main(void) {
     if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
     const struct CMUnitTest tests[] = {
@@ -217,6 +303,7 @@ int main(void) {
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(ulp_column_rounds_up),
+        cmocka_unit_test(gate_checks_each_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

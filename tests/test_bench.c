@@ -396,11 +396,33 @@ static void targets_name_registry_entries(void **state) {
     }
 }
 
+/* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
+ * each one's own median (per-round ratios, their median), and ulpb_bench_ratio_to reads the member it names. */
+static void ratios_read_as_throughput(void **state) {
+    (void)state;
+    /* ns per element: member 0 in rounds 0..2, then member 1 */
+    const double wall[6] = {2.0, 4.0, 2.0, 1.0, 1.0, 4.0};
+    double scratch[3];
+    assert_true(ulpb_bench_round_ratio(wall, 3, 0, 1, scratch) == 0.5); /* median of 1/2, 1/4, 2 */
+    assert_true(ulpb_bench_round_ratio(wall, 3, 1, 0, scratch) == 2.0);
+    assert_true(ulpb_bench_round_ratio(wall, 3, 1, 1, scratch) == 1.0);
+    const ulpb_entry *omk = ulpb_entry_find("omk", ULPB_OP_cos, ULPB_DTYPE_f32);
+    const ulpb_entry *glibc = ulpb_entry_find("glibc", ULPB_OP_cos, ULPB_DTYPE_f32);
+    assert_non_null(omk);
+    assert_non_null(glibc);
+    ulpb_bench_result results[2] = {{.entry = glibc, .group_first = 0, .group_count = 2, .ratio = {1.0, 0.5}},
+                                    {.entry = omk, .group_first = 0, .group_count = 2, .ratio = {2.0, 1.0}}};
+    assert_true(ulpb_bench_ratio_to(results, &results[1], "glibc") == 2.0);
+    assert_true(ulpb_bench_ratio_to(results, &results[0], "omk") == 0.5);
+    assert_true(isnan(ulpb_bench_ratio_to(results, &results[0], "memcpy")));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sizes_blocks_and_rounds),
         cmocka_unit_test(inputs_are_reproducible_and_in_range),
         cmocka_unit_test(results_count_what_they_time),
+        cmocka_unit_test(ratios_read_as_throughput),
         cmocka_unit_test(rejects_bad_specs),
         cmocka_unit_test(targets_compare_same_round_ratios),
         cmocka_unit_test(targets_leave_out_loaded_runs),

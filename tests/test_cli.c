@@ -568,6 +568,19 @@ static void report_gates(void **state) {
     free(md);
     doc = load_json("report.json");
     assert_null(cJSON_GetObjectItem(doc, "throughput"));
+    /* the gate's record: the thresholds it applied, the kernels held to 0 misrounded, the failures */
+    const cJSON *gate = cJSON_GetObjectItem(doc, "gate");
+    const cJSON *f64_limits = cJSON_GetObjectItem(cJSON_GetObjectItem(gate, "thresholds"), "f64");
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_ulp")) == 0.4988);
+    assert_null(cJSON_GetObjectItem(f64_limits, "max_misrounded")); /* not gated for binary64 by default */
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_special_mismatches")) == 0);
+    const cJSON *held = cJSON_GetObjectItem(gate, "correctly_rounded");
+    assert_int_equal(cJSON_GetArraySize(held), 1);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetArrayItem(held, 0)), "omk asin f64");
+    const cJSON *failed = cJSON_GetObjectItem(gate, "failures");
+    assert_int_equal(cJSON_GetArraySize(failed), 1);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetArrayItem(failed, 0)), "omk asin f64: max ULP 0.500 > 0.4988");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(gate, "passed")));
     cJSON_Delete(doc);
     /* a selection without omk passes, but says that nothing was gated */
     assert_int_equal(run("report --op cos --dtype f32 --impl glibc --samples 300 --quiet --no-bench --output-dir $D"),

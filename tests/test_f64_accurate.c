@@ -114,9 +114,10 @@ static int check_table(const char *file, const phases *p, const char *op_name, c
 
 /* The special values, then the counts of those and the sampled inputs: the tests must accept nearly everything, or the
  * phases meant to run are not what runs. Then the hard-case rows and the published worst cases (each checked as the
- * rest, outside those shares: the fast path rejects nearly all of them, as it must so close to a midpoint). Without its margin the fast path's test must accept misrounded results
- * (weak_wrong), or it could not fail; so must the middle phase's for cos (refine_wrong: the worst case
- * cos(0x1.00c82b482ed92p-10) among others), whose fixed-point phase would otherwise never be needed. */
+ * rest, outside those shares: the fast path rejects nearly all of them, as it must so close to a midpoint). Without its
+ * margin the fast path's test must accept misrounded results (weak_wrong), or it could not fail; so must the middle
+ * phase's for cos (refine_wrong: the worst case cos(0x1.00c82b482ed92p-10) among others), whose fixed-point phase would
+ * otherwise never be needed. */
 static void finish_phases(const phases *p, const char *op, const double *specials, size_t n_specials, counts *c,
                           int middle_misrounds) {
     for (size_t i = 0; i < n_specials; i++) check_one(p, specials[i], c);
