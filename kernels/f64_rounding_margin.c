@@ -32,12 +32,20 @@ static uint64_t splitmix64(uint64_t z) {
 }
 
 /* |(hi + lo) / exact - 1| and the relative distance of exact from the nearest binary64 midpoint. */
+/* |diff| / |exact| for diff = value - exact (overwritten): infinite for a NaN value, which must exceed every bound
+ * (a NaN compares greater than nothing), and 0 for an exact zero result. */
+static double relative_error(mpfr_ptr diff, mpfr_srcptr exact) {
+    if (mpfr_nan_p(diff)) return INFINITY;
+    if (mpfr_zero_p(exact)) return mpfr_zero_p(diff) ? 0.0 : INFINITY;
+    mpfr_div(diff, diff, exact, MPFR_RNDN);
+    return fabs(mpfr_get_d(diff, MPFR_RNDN));
+}
+
 static void measure(mpfr_srcptr exact, double hi, double lo, mpfr_ptr tmp, double *rel_err, double *midpoint_dist) {
     mpfr_set_d(tmp, hi, MPFR_RNDN);
     mpfr_add_d(tmp, tmp, lo, MPFR_RNDN);
     mpfr_sub(tmp, tmp, exact, MPFR_RNDN);
-    mpfr_div(tmp, tmp, exact, MPFR_RNDN);
-    *rel_err = fabs(mpfr_get_d(tmp, MPFR_RNDN));
+    *rel_err = relative_error(tmp, exact);
     const double nearest = mpfr_get_d(exact, MPFR_RNDN);
     const double toward = mpfr_cmp_d(exact, nearest) > 0 ? INFINITY : -INFINITY;
     mpfr_set_d(tmp, nearest, MPFR_RNDN);
@@ -216,8 +224,7 @@ static void run_fixed(const char *name, int is_asin, double lo_x, double hi_x, s
             if (negative) mpfr_neg(value, value, MPFR_RNDN);
             exact_value(is_asin, in, x, exact);
             mpfr_sub(value, value, exact, MPFR_RNDN);
-            mpfr_div(value, value, exact, MPFR_RNDN);
-            const double rel_err = fabs(mpfr_get_d(value, MPFR_RNDN));
+            const double rel_err = relative_error(value, exact);
             if (rel_err > my_worst || (rel_err == my_worst && in > my_input)) {
                 my_worst = rel_err;
                 my_input = in;

@@ -28,6 +28,13 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
   -o "$prefix/static"
 "$prefix/static"
 test -x "$prefix/bin/ulpbench"
+# libomk.so exports the functions omk.h declares and nothing else: the per-build kernels and internals stay hidden.
+nm -D --defined-only "$prefix/lib/libomk.so" | awk '{print $3}' | sort >"$prefix/exported"
+sed -n 's/^OMK_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' "$prefix/include/omk.h" | sort >"$prefix/declared"
+if [ ! -s "$prefix/declared" ] || ! diff "$prefix/declared" "$prefix/exported" >&2; then
+  echo "install_consumer: libomk.so's exported symbols (>) differ from omk.h's functions (<)" >&2
+  exit 1
+fi
 # CMake consumers: find_package(omk) and its two targets, with the version checked.
 mkdir -p "$prefix/cmake-consumer"
 cat >"$prefix/cmake-consumer/CMakeLists.txt" <<CMAKE
