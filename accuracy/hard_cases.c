@@ -128,6 +128,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
     const int per_start = PER_START < span ? PER_START : span;
     const size_t pool_size = (size_t)starts * (size_t)per_start;
     ulpb_hard_case *pool = malloc(pool_size * sizeof *pool);
+    if (!pool) return -1;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
     for (int s = 0; s < starts; s++) {
         /* starting points from the runner's samplers: domain, huge or near k pi/2, near 1 or tiny */
@@ -215,6 +216,10 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int
     const int pool_per_thread = CANDIDATES_PER_KEPT * keep;
     ulpb_hard_case *pool = malloc((size_t)team * (size_t)pool_per_thread * sizeof *pool);
     int *pool_count = calloc((size_t)team, sizeof *pool_count);
+    if (!pool || !pool_count) {
+        free(pool), free(pool_count);
+        return -1;
+    }
 #pragma omp parallel num_threads(team)
     {
         ulpb_hard_case *mine = pool + (size_t)omp_get_thread_num() * (size_t)pool_per_thread;

@@ -19,7 +19,8 @@ typedef struct {
 
 /* Scans `span` consecutive doubles from each of `starts` seeded starting points, keeps the `keep`
  * closest to a midpoint, appends the structural cases; writes up to keep + ULPB_HARD_CASES_STRUCTURAL_MAX
- * rows to out and returns how many. threads: the OpenMP team size (0: the default); the rows do not depend on it. */
+ * rows to out and returns how many (-1: out of memory). threads: the OpenMP team size (0: the default); the rows do
+ * not depend on it. */
 int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, int keep, int threads,
                           ulpb_hard_case *out);
 
@@ -28,7 +29,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
  * exactly, then appends omk's binary32 switch points that lie in [lo, hi]. Writes up to keep +
  * ULPB_HARD_CASES_STRUCTURAL_MAX rows (bits: the binary32 input; expected: the binary32 result as a double). The whole
  * domains take about 3.5 minutes on 2 cores; the rows do not depend on threads. 0 rows when [lo, hi] holds no binary32
- * number. */
+ * number, -1 when out of memory. */
 int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int threads, ulpb_hard_case *out);
 /* The order keys of the first and last binary32 numbers in [lo, hi]; -1 when there are none. */
 int ulpb_binary32_range_keys(double lo, double hi, uint32_t *first, uint32_t *last);

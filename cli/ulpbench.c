@@ -1199,15 +1199,17 @@ static int cmd_hard_cases(int argc, char **argv) {
     printf("# columns: op, input (hex bits), correctly rounded result (hex bits), |f(x) - nearest midpoint| in ulps\n"
            "# (MPFR, 256 bits), source (search: closest found; structural: reduction and switch points)\n");
     ulpb_hard_case *rows = malloc((keep + ULPB_HARD_CASES_STRUCTURAL_MAX) * sizeof *rows);
+    if (!rows) return fail("hard-cases", "out of memory for %llu rows per op", keep);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
-        const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, range_text ? range_lo : 0.0,
-                                                           range_text          ? range_hi
-                                                           : op == ULPB_OP_cos ? FLT_MAX
-                                                                               : 1.0,
-                                                           (int)keep, (int)threads, rows)
+        const double lo = range_text ? range_lo : 0.0, hi = range_text ? range_hi : op == ULPB_OP_cos ? FLT_MAX : 1.0;
+        const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, lo, hi, (int)keep, (int)threads, rows)
                                : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
                                                        (int)threads, rows);
+        if (n < 0) {
+            free(rows);
+            return fail("hard-cases", "out of memory for %llu rows per op", keep);
+        }
         for (int i = 0; i < n; i++) {
             if (binary32) {
                 const float expected = (float)rows[i].expected;
