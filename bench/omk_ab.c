@@ -225,6 +225,7 @@ int main(int argc, char **argv) {
     double *seconds = malloc(3 * (size_t)rounds * sizeof *seconds);
     if (!in || !out_a || !out_b || !seconds) {
         fprintf(stderr, "omk_ab: out of memory\n");
+        free(in), free(out_a), free(out_b), free(seconds);
         return 1;
     }
     for (size_t i = 0; i < total; i++) {
@@ -250,6 +251,7 @@ int main(int argc, char **argv) {
     if (other == total) {
         fprintf(stderr, "omk_ab: --range %s holds a single %s value: every input would be the same\n", range_text,
                 dtype);
+        free(in), free(out_a), free(out_b), free(seconds);
         return 2;
     }
     if (nan_every) /* after the check above, which the NaNs would pass */
