@@ -112,8 +112,14 @@ static void results_ignore_the_callers_fp_environment(void **state) {
                          hostile[e].csr);
             size_t differ = 0, first = 0;
             if (kind == 16) {
+                /* the bits of a call in the default environment, and the values of the direct evaluation (not a table
+                 * filled under the first hostile setting; its NaN keeps x's sign where the entry points' cos is +NaN)
+                 */
+                k16[k](h_in, h_want, N16);
+                for (size_t i = N16; i-- > 0;)
+                    if (h_out[i] != h_want[i]) differ++, first = i;
                 direct16[k](h_in, h_want, N16);
-                const uint16_t exponent = (k & 1) ? 0x7f80 : 0x7c00; /* bfloat16 or binary16: NaN has any payload */
+                const uint16_t exponent = (k & 1) ? 0x7f80 : 0x7c00; /* bfloat16 or binary16 */
                 for (size_t i = N16; i-- > 0;) {
                     const int both_nan = (h_out[i] & 0x7fff) > exponent && (h_want[i] & 0x7fff) > exponent;
                     if (h_out[i] != h_want[i] && !both_nan) differ++, first = i;
@@ -121,13 +127,11 @@ static void results_ignore_the_callers_fp_environment(void **state) {
             } else if (kind == 32) {
                 k32[k - 4](f_in, f_want, N);
                 for (size_t i = N; i-- > 0;)
-                    if (memcmp(&f_out[i], &f_want[i], 4) != 0 && !(isnan(f_out[i]) && isnan(f_want[i])))
-                        differ++, first = i;
+                    if (memcmp(&f_out[i], &f_want[i], 4) != 0) differ++, first = i; /* NaN payloads too */
             } else {
                 k64[k - 6](d_in, d_want, N);
                 for (size_t i = N; i-- > 0;)
-                    if (memcmp(&d_out[i], &d_want[i], 8) != 0 && !(isnan(d_out[i]) && isnan(d_want[i])))
-                        differ++, first = i;
+                    if (memcmp(&d_out[i], &d_want[i], 8) != 0) differ++, first = i;
             }
             if (differ)
                 fail_msg("%s: kernel %d differs from the default environment in %zu lanes, first %zu", hostile[e].name,
