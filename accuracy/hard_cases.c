@@ -227,7 +227,8 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t block = 0; block < blocks; block++)
             for (uint64_t key = first + (block << 16); key <= last && key < first + ((block + 1) << 16); key++) {
-                const uint32_t bits = bits_of_key((uint32_t)key);
+                const uint32_t bits = bits_of_key((uint32_t)key), magnitude_key = order_key(bits & 0x7fffffffu);
+                if (bits >> 31 && magnitude_key >= first && magnitude_key <= last) continue; /* -x: as hard as x */
                 float x;
                 memcpy(&x, &bits, sizeof x);
                 const ulpb_hard_case c = {op, bits, midpoint_distance_fast_f32(rop, x), NAN, "search"};

@@ -8,7 +8,8 @@
  * Contract: x and y may overlap in any way (y == x, in place, included): the results are those of separate arrays, as
  * memmove gives for copies; n == 0 with NULL pointers is allowed; no alignment beyond the element type's is required
  * (none to a vector width); the functions are thread-safe and need no set-up; a call uses at most OMK_STACK_BYTES_MAX
- * bytes of the calling thread's stack (one block's arrays). They report no errors; errno is not part of the contract.
+ * bytes of the calling thread's stack (one block's arrays and the accurate phases). They report no errors; errno is not
+ * part of the contract.
  * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN (the input's payload with the quiet bit set, and its
  * sign, except binary16 and bfloat16 cos, whose NaN is positive; the same bits on every build), cos(+-inf) = NaN,
  * asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1, asin(+-1) = +-pi/2 correctly rounded. Results do not depend on

@@ -1128,6 +1128,14 @@ static void usage_errors_are_one_line(void **state) {
     two = slurp(path("out.txt"));
     assert_string_equal(strchr(strchr(one, '\n') + 1, '\n'), strchr(strchr(two, '\n') + 1, '\n'));
     free(one), free(two);
+    /* a range holding x and -x ranks x once: [-2^-149, 2^-149] is +-0 and +-2^-149 */
+    assert_int_equal(run("hard-cases --dtype f32 --op cos --range -1.5e-45,1.5e-45 --keep 4"), 0);
+    one = slurp(path("out.txt"));
+    const char *rows = strstr(one, "\ncos ");
+    if (!rows ||
+        strcmp(rows, "\ncos 0x00000000 0x3f800000 5.000e-01 search\ncos 0x00000001 0x3f800000 5.000e-01 search\n"))
+        fail_msg("hard-cases --range -1.5e-45,1.5e-45: '%s'", one);
+    free(one);
 }
 
 /* An output that cannot be written is refused before the run (nothing on stdout, which gets the
