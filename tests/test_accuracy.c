@@ -15,6 +15,7 @@
 
 #include "accuracy.h"
 #include "omk_isa_expect.h"
+#include "test_bits.h"
 #include "registry.h"
 #include "result_io.h"
 
@@ -125,18 +126,6 @@ static int compare_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static float f32_of_bits(uint32_t bits) {
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static double f64_of_bits(uint64_t bits) {
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
 static void samplers_are_reproducible(void **state) {
     (void)state;
     for (int s = 1; s < 7; s++) {
@@ -155,7 +144,7 @@ static void samplers_are_reproducible(void **state) {
                 drawn[i] = ulpb_sampler_input(s, op, dtype, 7, i);
                 other_seed_differs += drawn[i] != ulpb_sampler_input(s, op, dtype, 8, i);
                 const double x =
-                    ulpb_dtypes[d].bytes == 4 ? (double)f32_of_bits((uint32_t)drawn[i]) : f64_of_bits(drawn[i]);
+                    ulpb_dtypes[d].bytes == 4 ? (double)f32_from_bits((uint32_t)drawn[i]) : f64_from_bits(drawn[i]);
                 if (s == 2) assert_true(x >= ulpb_ops[op].domain_lo && x <= ulpb_ops[op].domain_hi);
                 if (s == 3) assert_true(isfinite(x) && fabs(x) >= 0x1p10);
                 if (s == 4 && fabs(x) < 0x1p20) { /* within 4.5 ulps of an odd multiple of pi/2: |cos x| as small */

@@ -11,20 +11,9 @@
 
 #include "omk.h"
 #include "ref.h"
+#include "test_bits.h"
 
 static const ref_format F16 = {11, 5}, BF16 = {8, 8};
-
-static uint32_t f32_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float f32_from(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 /* MPFR's round-to-nearest-even of f into a narrow format, as a double. */
 static double narrow_by_mpfr(const ref_format *fmt, float f) {
@@ -50,7 +39,7 @@ static void every_f16_round_trips(void **state) {
         const float f = omk_f16_to_f32((uint16_t)h);
         const double exact = ref_decode(&F16, h);
         if (isnan(exact)) { /* quiet, with the sign and payload: a signalling NaN only gains the quiet bit */
-            assert_int_equal(f32_bits(f), (h & 0x8000) << 16 | 0x7fc00000 | (h & 0x3ff) << 13);
+            assert_int_equal(bits_of_f32(f), (h & 0x8000) << 16 | 0x7fc00000 | (h & 0x3ff) << 13);
             assert_int_equal(omk_f32_to_f16(f), h | 0x0200);
             continue;
         }
@@ -65,7 +54,7 @@ static void every_bf16_round_trips(void **state) {
         const float f = omk_bf16_to_f32((uint16_t)h);
         const double exact = ref_decode(&BF16, h);
         if (isnan(exact)) {
-            assert_int_equal(f32_bits(f), h << 16 | 0x00400000);
+            assert_int_equal(bits_of_f32(f), h << 16 | 0x00400000);
             assert_int_equal(omk_f32_to_bf16(f), h | 0x0040);
             continue;
         }
@@ -95,15 +84,15 @@ static void narrowing_ties_overflow_subnormals(void **state) {
     assert_int_equal(omk_f32_to_f16(0x1.0p-25f + 0x1p-40f), 0x0001);
     assert_int_equal(omk_f32_to_f16(0x1.ffcp-15f), 0x0400); /* rounds up into the normals */
     assert_int_equal(omk_f32_to_bf16(0x1p-133f), 0x0001);
-    assert_int_equal(omk_f32_to_bf16(f32_from(0x00000001)), 0x0000);
-    assert_int_equal(omk_f32_to_bf16(f32_from(0x00008001)), 0x0001);
+    assert_int_equal(omk_f32_to_bf16(f32_from_bits(0x00000001)), 0x0000);
+    assert_int_equal(omk_f32_to_bf16(f32_from_bits(0x00008001)), 0x0001);
     assert_int_equal(omk_f32_to_bf16(-0x1p-133f), 0x8001);
     /* NaN stays NaN, sign kept, quiet */
-    assert_int_equal(omk_f32_to_f16(f32_from(0x7fc00000)), 0x7e00);
-    assert_int_equal(omk_f32_to_f16(f32_from(0xff800001)), 0xfe00);
-    assert_int_equal(omk_f32_to_bf16(f32_from(0x7f800001)), 0x7fc0);
-    assert_int_equal(omk_f32_to_bf16(f32_from(0xff800001)), 0xffc0);
-    assert_int_equal(omk_f32_to_bf16(f32_from(0x7f800000)), 0x7f80);
+    assert_int_equal(omk_f32_to_f16(f32_from_bits(0x7fc00000)), 0x7e00);
+    assert_int_equal(omk_f32_to_f16(f32_from_bits(0xff800001)), 0xfe00);
+    assert_int_equal(omk_f32_to_bf16(f32_from_bits(0x7f800001)), 0x7fc0);
+    assert_int_equal(omk_f32_to_bf16(f32_from_bits(0xff800001)), 0xffc0);
+    assert_int_equal(omk_f32_to_bf16(f32_from_bits(0x7f800000)), 0x7f80);
 }
 
 /* Every float with a spread of exponents and mantissas against MPFR's rounding. */
@@ -113,7 +102,7 @@ static void narrowing_matches_mpfr(void **state) {
     for (int i = 0; i < 400000; i++) {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         const uint32_t bits = (uint32_t)(s >> 32);
-        const float f = f32_from(bits);
+        const float f = f32_from_bits(bits);
         if (isnan(f)) continue;
         assert_true(ref_decode(&F16, omk_f32_to_f16(f)) == narrow_by_mpfr(&F16, f) ||
                     (isinf(narrow_by_mpfr(&F16, f)) && isinf(ref_decode(&F16, omk_f32_to_f16(f)))));

@@ -20,19 +20,8 @@
 
 #include "omk.h"
 #include "omk_isa_expect.h"
+#include "test_bits.h"
 #include "registry.h"
-
-static float f32_from_bits(uint32_t bits) {
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static double from_bits(unsigned long long bits) {
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
 
 static void hard_cases_table(void **state) {
     (void)state;
@@ -50,11 +39,11 @@ static void hard_cases_table(void **state) {
         assert_int_equal(sscanf(line, "%7s %llx %llx %lg %15s", op, &input, &expected, &distance, source), 5);
         const int op_id = ulpb_op_find(op);
         assert_true(op_id >= 0);
-        const double x = from_bits(input);
+        const double x = f64_from_bits(input);
         ref_value exact, fast;
         ref_eval(ulpb_ops[op_id].ref, &binary64, x, &exact);
-        if (exact.rounded != from_bits(expected))
-            fail_msg("%s(%a): MPFR gives %a, the table %a", op, x, exact.rounded, from_bits(expected));
+        if (exact.rounded != f64_from_bits(expected))
+            fail_msg("%s(%a): MPFR gives %a, the table %a", op, x, exact.rounded, f64_from_bits(expected));
         if (ref_fast_binary64(ulpb_ops[op_id].ref, x, &fast)) {
             fast_decided++;
             if (fast.rounded != exact.rounded) fail_msg("%s(%a): the fast reference decided %a", op, x, fast.rounded);
