@@ -22,6 +22,7 @@
 #include "omk_dispatch.h"
 #include "omk_internal.h"
 #include "omk_isa_expect.h"
+#include "test_bits.h"
 
 #ifndef ULPB_TEST_DATA
 #error "ULPB_TEST_DATA must name tests/data"
@@ -228,24 +229,16 @@ enum { MAX_PROBES = 256 };
 
 /* The inputs of the kernel's op in a hard-case table of tests/data, each also negated; returns their count. */
 static size_t hard_case_probes(const kernel *kn, const char *table, unsigned char *out, size_t room) {
-    char name[512], line[256], op[8];
-    snprintf(name, sizeof name, "%s%s", ULPB_TEST_DATA, table);
-    FILE *f = fopen(name, "r");
-    assert_non_null(f);
-    unsigned long long input;
-    size_t count = 0, rows = 0;
-    while (fgets(line, sizeof line, f))
-        if (line[0] != '#' && sscanf(line, "%7s %llx", op, &input) == 2 && strcmp(op, kn->op) == 0) {
-            for (unsigned sign = 0; sign <= 1; sign++) {
-                assert_true(count < room); /* a longer table needs a larger MAX_PROBES, not fewer rows */
-                const uint64_t v = input ^ (uint64_t)sign << (8 * kn->bytes - 1);
-                memcpy(out + kn->bytes * count++, &v, kn->bytes); /* little-endian: the low bytes */
-            }
-            rows++;
-        }
-    fclose(f);
+    uint64_t inputs[MAX_PROBES];
+    const long rows = table_inputs(ULPB_TEST_DATA, table, kn->op, inputs, MAX_PROBES);
     assert_true(rows >= 20);
-    return count;
+    assert_true(2 * (size_t)rows <= room); /* a longer table needs a larger MAX_PROBES, not fewer rows */
+    for (long i = 0; i < rows; i++)
+        for (unsigned sign = 0; sign <= 1; sign++) {
+            const uint64_t v = inputs[i] ^ (uint64_t)sign << (8 * kn->bytes - 1);
+            memcpy(out + kn->bytes * (2 * (size_t)i + sign), &v, kn->bytes); /* little-endian: the low bytes */
+        }
+    return 2 * (size_t)rows;
 }
 
 /* The probe values of one kernel; returns their count. */
@@ -258,10 +251,10 @@ static size_t probe_values(const kernel *kn, unsigned char *out) {
         for (size_t i = 0; i < len; i++) memcpy(out + 2 * count++, &list[i], 2);
     } else if (kn->bytes == 4) {
         for (size_t i = 0; i < sizeof f32_probes / 4; i++) memcpy(out + 4 * count++, &f32_probes[i], 4);
-        count += hard_case_probes(kn, "/hard_cases_f32.txt", out + 4 * count, MAX_PROBES - count);
+        count += hard_case_probes(kn, "hard_cases_f32.txt", out + 4 * count, MAX_PROBES - count);
     } else {
         for (size_t i = 0; i < sizeof f64_probes / 8; i++) memcpy(out + 8 * count++, &f64_probes[i], 8);
-        count += hard_case_probes(kn, "/hard_cases_f64.txt", out + 8 * count, MAX_PROBES - count);
+        count += hard_case_probes(kn, "hard_cases_f64.txt", out + 8 * count, MAX_PROBES - count);
     }
     assert_true(count <= MAX_PROBES);
     return count;

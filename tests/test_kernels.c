@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "omk.h"
 #include "omk_isa_expect.h"
+#include "test_bits.h"
 #include "registry.h"
 
 #ifndef ULPB_TEST_DATA
@@ -405,28 +406,17 @@ enum { STACK_HARD_STRIDE = 37, MAX_HARD_INPUTS = 512 };
 
 /* The binary32 (bytes 4) or binary64 (8) inputs of op in the hard-case tables, as bit patterns; returns the count. */
 static size_t hard_inputs(ulpb_op_id op, size_t bytes, uint64_t *out) {
-    const char *const tables[] = {bytes == 4 ? "/hard_cases_f32.txt" : "/hard_cases_f64.txt",
-                                  bytes == 4 ? NULL : "/worst_cases_f64.txt"};
-    size_t count = 0;
-    for (int t = 0; t < 2 && tables[t]; t++) {
-        char name[512], line[256], op_name[8], value[64];
-        snprintf(name, sizeof name, "%s%s", ULPB_TEST_DATA, tables[t]);
-        FILE *f = fopen(name, "r");
-        assert_non_null(f);
-        while (fgets(line, sizeof line, f) && count < MAX_HARD_INPUTS)
-            if (line[0] != '#' && sscanf(line, "%7s %63s", op_name, value) == 2 &&
-                strcmp(op_name, ulpb_ops[op].name) == 0) {
-                if (strchr(value, 'p')) { /* a C hex float */
-                    const double d = strtod(value, NULL);
-                    memcpy(&out[count++], &d, sizeof d);
-                } else {
-                    out[count++] = strtoull(value, NULL, 16);
-                }
-            }
-        fclose(f);
-    }
-    return count;
+    const long rows = table_inputs(ULPB_TEST_DATA, bytes == 4 ? "hard_cases_f32.txt" : "hard_cases_f64.txt",
+                                   ulpb_ops[op].name, out, MAX_HARD_INPUTS);
+    assert_true(rows >= 0);
+    long worst = 0;
+    if (bytes == 8)
+        worst = table_inputs(ULPB_TEST_DATA, "worst_cases_f64.txt", ulpb_ops[op].name, out + rows,
+                             MAX_HARD_INPUTS - (size_t)rows);
+    assert_true(worst >= 0);
+    return (size_t)(rows + worst);
 }
+
 typedef struct {
     const ulpb_entry *entry;
     const void *x;
