@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs tests/fuzz_inputs (a build with -DULPB_FUZZ=ON) on RUNS inputs grown from seeds that ULPBENCH writes now, so
+# that the seeds follow the current formats: sampled accuracy shards, a partial exhaustive result, a bench run, and
+# .npy files of each dtype and of 0-d, 2-d, 32-d and empty shapes. The fuzzer's seed is fixed (-seed=1), so a run repeats.
+#   fuzz_inputs.sh FUZZ_INPUTS ULPBENCH RUNS [ARTIFACT_DIR]
+#   e.g. fuzz_inputs.sh build-fuzz/fuzz_inputs build/ulpbench 200000 build-fuzz
+# Exit status 0 when no input crashed a reader; otherwise the fuzzer's, with the input that did it saved in
+# ARTIFACT_DIR (default: the current directory) as crash-* or leak-* (rerun: FUZZ_INPUTS FILE).
+set -eu
+[ $# -ge 3 ] || { echo "usage: fuzz_inputs.sh FUZZ_INPUTS ULPBENCH RUNS [ARTIFACT_DIR]" >&2; exit 2; }
+fuzzer=$1 ulpbench=$2 runs=$3 artifacts=${4:-.}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/seeds" "$work/corpus"
+cd_seeds() { (cd "$work/seeds" && "$@"); }
+ulpbench=$(cd "$(dirname "$ulpbench")" && pwd)/$(basename "$ulpbench")
+cd_seeds "$ulpbench" accuracy --op all --dtype f32 --samples 2000 --shard 0/2 --json shard0.json --quiet >/dev/null
+cd_seeds "$ulpbench" accuracy --op asin --dtype f32 --impl omk --exhaustive --max-chunks 1 --json partial.json --quiet \
+    >/dev/null 2>&1 || [ $? -eq 3 ] # 3: stopped at --max-chunks, as asked
+cd_seeds "$ulpbench" bench --op all --dtype all --sizes 4096 --rounds 1 --quiet --json bench.json >/dev/null
+cd_seeds /usr/bin/python3 -c '
+import numpy as np
+np.save("f4.npy", np.linspace(-3, 3, 7, dtype=np.float32))
+np.save("f2.npy", np.zeros((2, 3), np.float16))
+np.save("f8.npy", np.float64(1.5))
+np.save("u2.npy", np.zeros((0, 4), np.uint16))
+np.save("dims.npy", np.zeros((1,) * 32, np.float32))  # the most dimensions the reader takes
+'
+for seed in shard0.json partial.json bench.json f4.npy f2.npy f8.npy u2.npy dims.npy; do
+    [ -s "$work/seeds/$seed" ] || { echo "fuzz_inputs.sh: no seed $seed" >&2; exit 1; }
+done
+"$fuzzer" -seed=1 -runs="$runs" -max_len=65536 -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    "$work/corpus" "$work/seeds"
