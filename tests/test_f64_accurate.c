@@ -20,6 +20,7 @@
 #include "asin.c"
 #include "cos.c"
 #include "ref.h"
+#include "test_bits.h"
 
 static uint64_t splitmix64(uint64_t z) {
     z += 0x9e3779b97f4a7c15ull;
@@ -88,28 +89,15 @@ static void check_one(const phases *p, double x, counts *c) {
 
 /* The rows of op in a table of tests/data (hard_cases_f64.txt, worst_cases_f64.txt), both signs. */
 static int check_table(const char *file, const phases *p, const char *op_name, counts *c) {
-    char name[512];
-    snprintf(name, sizeof name, "%s/%s", ULPB_TEST_DATA, file);
-    FILE *f = fopen(name, "r");
-    assert_non_null(f);
-    char line[256];
-    int hard = 0;
-    while (fgets(line, sizeof line, f)) {
-        char op[8];
-        unsigned long long input;
-        double x;
-        if (line[0] == '#' || sscanf(line, "%7s", op) != 1 || strcmp(op, op_name)) continue;
-        if (sscanf(line, "%*s %llx", &input) == 1 && strstr(line, "0x") && !strchr(line, 'p')) {
-            memcpy(&x, &input, sizeof x); /* hard_cases_f64.txt: bit patterns */
-        } else if (sscanf(line, "%*s %la", &x) != 1) {
-            continue;
-        }
-        check_one(p, x, c);
-        check_one(p, -x, c);
-        hard++;
+    enum { MAX_ROWS = 1024 };
+    static uint64_t inputs[MAX_ROWS];
+    const long rows = table_inputs(ULPB_TEST_DATA, file, op_name, inputs, MAX_ROWS);
+    assert_true(rows >= 0 && rows < MAX_ROWS); /* read, and whole */
+    for (long i = 0; i < rows; i++) {
+        check_one(p, f64_from_bits(inputs[i]), c);
+        check_one(p, -f64_from_bits(inputs[i]), c);
     }
-    fclose(f);
-    return hard;
+    return (int)rows;
 }
 
 /* The special values, then the counts of those and the sampled inputs: the tests must accept nearly everything, or the
