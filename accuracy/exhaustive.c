@@ -324,7 +324,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {
-        snprintf(err, len, "bad shard %g/%g or chunk size %g", index, count, chunk_inputs);
+        snprintf(err, len, "bad shard %.17g/%.17g or chunk size %.17g (ulpbench's is %d)", index, count, chunk_inputs,
+                 CHUNK_INPUTS);
         return -1;
     }
     st->spec.shard_index = (int)index;
@@ -385,6 +386,14 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     if (st->misrounded_listed != expected_listed) {
         snprintf(err, len, "\"misrounded_inputs\" lists %llu inputs for %llu misrounded",
                  (unsigned long long)st->misrounded_listed, (unsigned long long)st->stats.misrounded);
+        return -1;
+    }
+    /* the inputs the counters name must be inputs of this result */
+    if ((st->stats.has_worst &&
+         (st->stats.worst_bits > 0xffffffffull || !st->done[st->stats.worst_bits >> ULPB_CHUNK_BITS])) ||
+        (st->stats.has_special_example &&
+         (st->stats.special_bits > 0xffffffffull || !st->done[st->stats.special_bits >> ULPB_CHUNK_BITS]))) {
+        snprintf(err, len, "\"worst_bits\" or \"special_bits\" lies outside \"covered\"");
         return -1;
     }
     const cJSON *sums = cJSON_GetObjectItemCaseSensitive(state, "chunk_ulp_sums");

@@ -259,10 +259,15 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int
     free(pool_count);
     uint32_t structural[ULPB_HARD_CASES_STRUCTURAL_MAX];
     const int m = structural_inputs_f32(op, structural);
-    for (int k = 0; k < m; k++) {
-        if (!((double)float_from(structural[k]) >= lo && (double)float_from(structural[k]) <= hi)) continue;
-        out[n] = (ulpb_hard_case){op, structural[k], 0, NAN, "structural"};
-        out[n].distance = midpoint_distance_exact(rop, &binary32, (double)float_from(structural[k]), &out[n].expected);
+    for (int k = 0; k < m; k++) { /* a switch point, or its negation when only that is in the range (cos is even,
+                                     asin odd: the switch is at |x|) */
+        const double x = (double)float_from(structural[k]);
+        const uint32_t bits = x >= lo && x <= hi     ? structural[k]
+                              : -x >= lo && -x <= hi ? structural[k] | 0x80000000u
+                                                     : 0;
+        if (!bits) continue;
+        out[n] = (ulpb_hard_case){op, bits, 0, NAN, "structural"};
+        out[n].distance = midpoint_distance_exact(rop, &binary32, (double)float_from(bits), &out[n].expected);
         n++;
     }
     ref_free_cache();

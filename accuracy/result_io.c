@@ -327,8 +327,14 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON_AddStringToObject(doc, "schema", kind);
     cJSON_AddNumberToObject(doc, "schema_version", ULPB_SCHEMA_VERSION);
     cJSON_AddStringToObject(doc, "command", run->command);
-    ulpb_json_add_count(doc, "seed", run->seed);
-    ulpb_json_add_count(doc, "samples", run->samples);
+    if (run->seed_unused)
+        cJSON_AddNullToObject(doc, "seed");
+    else
+        ulpb_json_add_count(doc, "seed", run->seed);
+    if (run->samples == 0)
+        cJSON_AddNullToObject(doc, "samples");
+    else
+        ulpb_json_add_count(doc, "samples", run->samples);
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -536,7 +542,7 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     }
     {
         const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),
-                                   0,       1};
+                                   0,       1,          false};
         out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
     }
 done:

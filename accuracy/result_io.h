@@ -17,6 +17,9 @@ typedef struct {
     unsigned long long samples;
     const char *reference;        /* "mpfr" or "fast" */
     int shard_index, shard_count; /* sampled runs split with --shard K/N (0/1: whole) */
+    /* samples 0: no row was sampled (only f16/bf16, checked on every input); JSON null. seed_unused: nothing in the
+     * run drew on the seed either; JSON null. */
+    bool seed_unused;
 } ulpb_run_info;
 
 cJSON *ulpb_environment_json(void);

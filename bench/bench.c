@@ -565,8 +565,10 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
         }
     fprintf(out,
             "; the order of the implementations is shuffled every round; below %zu Ki elements a round cycles through "
-            "distinct input blocks, %zu Ki elements or %zu KiB of input in all (32 blocks of 4 Ki binary32).\n",
-            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_BYTES >> 10);
+            "distinct input blocks, %zu Ki elements or %zu KiB of input in all, whichever is less (at 4 Ki elements "
+            "%zu blocks, %zu of binary64).\n",
+            ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_BYTES >> 10,
+            ulpb_bench_blocks(4096, 4), ulpb_bench_blocks(4096, 8));
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
             bool any = false;

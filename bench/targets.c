@@ -161,10 +161,23 @@ static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *con
     fprintf(out, "Runs:\n\n");
     for (int i = 0; i < count; i++) {
         const cJSON *ctx = contexts[i];
-        fprintf(out, "%d. `%s`: %s, %s (CPUs %s), omk %s (%s build, 16-bit types: %s), `%s`", i + 1, names[i],
-                context_string(ctx, "date"), context_string(ctx, "cpu"), context_string(ctx, "cpu_affinity"),
-                context_string(ctx, "omk"), context_string(ctx, "omk_isa"), context_string(ctx, "omk_half16"),
-                context_string(ctx, "command"));
+        /* the strings of a file (hand-edited, perhaps) go out one per line, without their control characters */
+        const char *const format[] = {
+            "%d. `", "`: ", ", ", " (CPUs ", "), omk ", " (", " build, 16-bit types: ", "), `"};
+        const char *const fields[] = {names[i],
+                                      context_string(ctx, "date"),
+                                      context_string(ctx, "cpu"),
+                                      context_string(ctx, "cpu_affinity"),
+                                      context_string(ctx, "omk"),
+                                      context_string(ctx, "omk_isa"),
+                                      context_string(ctx, "omk_half16"),
+                                      context_string(ctx, "command")};
+        fprintf(out, format[0], i + 1);
+        for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+            if (k > 0) fputs(format[k], out);
+            for (const char *c = fields[k]; *c; c++) fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+        }
+        fputs("`", out);
         int groups = 0, slow = 0;
         const cJSON *row;
         cJSON_ArrayForEach(row, benchmarks[i]) {

@@ -292,8 +292,10 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
 }
 
 static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, size_t err_len) {
+    /* '=' and no byte-order character mean the host's order, little-endian here (as numpy reads them) */
+    const size_t order = len == 3 && (d[0] == '<' || d[0] == '=') ? 1 : len == 2 ? 0 : 2;
     for (size_t i = 0; i < NKINDS; i++) {
-        if (len == 3 && memcmp(d, kinds[i].descr, 3) == 0) {
+        if (order < 2 && memcmp(d + order, kinds[i].descr + 1, 2) == 0) {
             out->kind = kinds[i].kind;
             out->elem_size = kinds[i].size;
             return 0;

@@ -96,7 +96,13 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (c == ':') return fail(sub, "option '%.*s' needs a value (try --help)", len, word);
     if (optopt && strncmp(word, "--", 2) == 0 && word[len] == '=')
         return fail(sub, "option '%.*s' takes no value (try --help)", len, word);
-    if (optopt) return fail(sub, "unknown option '-%c' (try --help)", optopt);
+    if (optopt) { /* a short option: name the word it came from, often a long option with one dash (-json) */
+        for (int i = optind < argc ? optind : argc - 1; i >= 1; i--)
+            if (argv[i][0] == '-' && argv[i][1] != '-' && strlen(argv[i]) > 2 && strchr(argv[i] + 1, optopt))
+                return fail(sub, "unknown option '-%c' in '%s' (long options take two dashes; try --help)", optopt,
+                            argv[i]);
+        return fail(sub, "unknown option '-%c' (try --help)", optopt);
+    }
     /* getopt_long takes unique abbreviations; an abbreviation of several options is refused as one */
     char matches[256] = "";
     int match_count = 0;
@@ -352,8 +358,11 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
 
 /* --samples and --seed describe the sampled f32/f64 rows: with only 16-bit types selected (checked on every input) the
  * run would not be the one its recorded command says. */
+static bool selects_sampled_rows(const accuracy_options *o) {
+    return o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64));
+}
 static int check_sampling_options(const char *sub, const accuracy_options *o) {
-    if ((o->samples_given || o->seed_given) && !(o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+    if ((o->samples_given || o->seed_given) && !selects_sampled_rows(o))
         return fail(sub, "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)");
     return 0;
 }
@@ -471,8 +480,11 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
     FILE *f = open_memstream(&buf, &len);
     fprintf(f, "## %s\n\n", title);
     command_line(f, run->command);
-    fprintf(f, "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; f16/bf16: all 65,536 inputs. Reference: %s.\n",
-            run->seed, run->samples,
+    if (run->samples)
+        fprintf(f, "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; ", run->seed, run->samples);
+    else if (!run->seed_unused)
+        fprintf(f, "Seed (of the bench inputs): %llu; ", run->seed);
+    fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n",
             strcmp(run->reference, "fast") == 0
                 ? "fast for f32/f64 (binary64 / long double with a rounding test, MPFR when undecided; each worst "
                   "input measured again with MPFR), MPFR for f16/bf16"
@@ -693,9 +705,23 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
         return NULL;
     }
     text[len] = '\0';
-    cJSON *doc = cJSON_Parse(text);
+    /* one document per file: a second one appended (`--json /dev/stdout >> runs.json` twice) or trailing bytes would
+     * otherwise be dropped without a word */
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    size_t rest = doc ? (size_t)(end - text) : len;
+    while (doc && rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0') rest++;
+    if (!doc)
+        *status =
+            fail(sub, "'%s' is not valid JSON (at byte %zu)", path, end && end >= text ? (size_t)(end - text) : 0);
+    else if (rest < len) {
+        *status =
+            fail(sub, "'%s' holds more than one JSON document (more text from byte %zu): a result is one file each",
+                 path, rest);
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
     free(text);
-    if (!doc) *status = fail(sub, "'%s' is not valid JSON", path);
     return doc;
 }
 
@@ -964,7 +990,7 @@ static int cmd_merge(int argc, char **argv) {
         if (c == 'o')
             out_path = optarg;
         else if (c == 'h') {
-            puts("usage: ulpbench merge [-o OUT.json] SHARD.json...\n\n"
+            puts("usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
                  "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
@@ -1183,6 +1209,14 @@ static int cmd_hard_cases(int argc, char **argv) {
     if (!binary32 && range_text)
         return fail("hard-cases", "--range belongs to the binary32 search (--dtype f32): the binary64 search starts "
                                   "from the accuracy samplers");
+    /* the binary32 search ranks inputs of the op's domain only: a range outside it would list nothing, silently */
+    unsigned ops_in_range = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++) {
+        const double domain_max = op == ULPB_OP_cos ? FLT_MAX : 1.0;
+        if ((op_mask & (1u << op)) && (!range_text || (range_lo <= domain_max && range_hi >= -domain_max)))
+            ops_in_range |= 1u << op;
+    }
+    if (!ops_in_range) return fail("hard-cases", "--range %s holds no input of asin's domain [-1, 1]", range_text);
     char op_names[64] = "";
     for (int op = 0, listed = 0; op < ULPB_OP_COUNT; op++)
         if (op_mask & (1u << op))
@@ -1202,6 +1236,10 @@ static int cmd_hard_cases(int argc, char **argv) {
     if (!rows) return fail("hard-cases", "out of memory for %llu rows per op", keep);
     for (int op = 0; op < ULPB_OP_COUNT; op++) {
         if (!(op_mask & (1u << op))) continue;
+        if (!(ops_in_range & (1u << op))) {
+            printf("# %s: no input of its domain [-1, 1] in the range\n", ulpb_ops[op].name);
+            continue;
+        }
         const double lo = range_text ? range_lo : 0.0, hi = range_text ? range_hi : op == ULPB_OP_cos ? FLT_MAX : 1.0;
         const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, lo, hi, (int)keep, (int)threads, rows)
                                : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
@@ -1289,10 +1327,11 @@ static int cmd_accuracy(int argc, char **argv) {
     if (status == 0) {
         const ulpb_run_info run = {g_command,
                                    o.seed,
-                                   o.samples,
+                                   selects_sampled_rows(&o) ? o.samples : 0,
                                    o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
                                    o.shard_given ? o.shard_index : 0,
-                                   o.shard_given ? o.shard_count : 1};
+                                   o.shard_given ? o.shard_count : 1,
+                                   !selects_sampled_rows(&o)};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
         status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md, false);
@@ -1601,7 +1640,9 @@ static int report_into_dir(accuracy_options *o) {
                 cJSON_GetArraySize(failures), gated_rows, gated_rows == 1 ? "" : "s");
     fclose(gf);
 
-    const ulpb_run_info run = {g_command, o->seed, o->samples, "mpfr", 0, 1};
+    /* the seed also draws the quick bench's inputs */
+    const ulpb_run_info run = {g_command, o->seed, selects_sampled_rows(o) ? o->samples : 0, "mpfr",
+                               0,         1,       !selects_sampled_rows(o) && o->no_bench};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
@@ -1684,6 +1725,10 @@ static int cmd_report(int argc, char **argv) {
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
     if (check_sampling_options("report", &o)) return EXIT_USAGE;
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
+        if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
+            return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
+                        o.max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
     /* DIR is made when it does not exist (its parent must), and removed again when the run fails before writing */
     struct stat dir_stat;
     bool made_dir = false;
@@ -1724,8 +1769,8 @@ static int cmd_eval(int argc, char **argv) {
             puts("usage: ulpbench eval --op {cos|asin} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
                  "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
                  "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
-                 "--dtype bf16, and writes OUT.npy with the same shape and dtype. On any error: one line on stderr,\n"
-                 "exit status 2, and OUT.npy is not created.");
+                 "--dtype bf16, and writes OUT.npy with the same shape and dtype. IN.npy is a regular file (not a\n"
+                 "pipe). On any error: one line on stderr, exit status 2, and OUT.npy is not created.");
             return 0;
         default:
             return bad_option("eval", c, argc, argv);

@@ -292,7 +292,14 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(cJSON_GetArraySize(results), 2);
     assert_string_equal(string_of(cJSON_GetArrayItem(results, 0), "impl"), "glibc");
     assert_string_equal(string_of(cJSON_GetArrayItem(results, 1), "impl"), "omk");
+    /* only 16-bit types: every input, no sampling and no seed, which the result does not claim */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(doc, "samples")) && cJSON_IsNull(cJSON_GetObjectItem(doc, "seed")));
     cJSON_Delete(doc);
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk"), 0);
+    md = slurp(path("out.txt"));
+    assert_non_null(strstr(md, "\nf16/bf16: all 65,536 inputs. Reference: MPFR.\n"));
+    assert_null(strstr(md, "Seed"));
+    free(md);
     assert_int_equal(run("accuracy --op asin --dtype f12"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 0"), 2);
     assert_int_equal(run("accuracy --dtype f32"), 2);
@@ -717,7 +724,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 15; edit++) {
+    for (int edit = 0; edit < 16; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
@@ -747,6 +754,10 @@ static void exhaustive_resume_keeps_the_command(void **state) {
         } else if (edit == 13) {
             cJSON_ReplaceItemInObject(doc, "impl_seconds", cJSON_CreateString("1"));
             needle = "impl_seconds";
+        } else if (edit == 15) { /* a worst input that this shard never ran */
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "state"), "worst_bits",
+                                      cJSON_CreateString("0xfffffff0"));
+            needle = "\"worst_bits\" or \"special_bits\" lies outside \"covered\"";
         } else if (edit == 14) { /* refused as a new run of it is: memcpy's outputs are its inputs */
             cJSON_ReplaceItemInObject(doc, "impl", cJSON_CreateString("memcpy"));
             needle = "'memcpy' is a throughput baseline";
@@ -1038,6 +1049,12 @@ static void usage_errors_are_one_line(void **state) {
         {"hard-cases --range 1,2", "--range belongs to the binary32 search"},
         {"hard-cases --dtype f32 --range 1.00000001,1.00000002", "--range 1.00000001,1.00000002 holds no binary32"},
         {"hard-cases --dtype f32 --range 2,1", "--range needs LO,HI: two finite numbers with LO < HI, got '2,1'"},
+        {"hard-cases --dtype f32 --op asin --range 2,3", "--range 2,3 holds no input of asin's domain [-1, 1]"},
+        /* a limit for a dtype the run does not check would gate nothing */
+        {"report --no-bench --op cos --dtype f16 --max-ulp f32=1", "--max-ulp f32=... limits a dtype this run does"},
+        {"report --no-bench --op cos --dtype f16 --max-misrounded bf16=0", "--max-misrounded bf16=... limits a dtype"},
+        /* a long option with one dash: the whole word is named */
+        {"accuracy -op cos", "unknown option '-o' in '-op' (long options take two dashes"},
         /* seeds and counts are recorded as JSON numbers: beyond 2^53 they would be recorded wrong */
         {"accuracy --op cos --dtype f32 --seed 9007199254740993", "--seed needs an integer in 0..2^53"},
         {"bench --seed 18446744073709551615", "--seed needs an integer in 0..2^53"},
@@ -1135,6 +1152,17 @@ static void usage_errors_are_one_line(void **state) {
     if (!rows ||
         strcmp(rows, "\ncos 0x00000000 0x3f800000 5.000e-01 search\ncos 0x00000001 0x3f800000 5.000e-01 search\n"))
         fail_msg("hard-cases --range -1.5e-45,1.5e-45: '%s'", one);
+    free(one);
+    /* a negative range lists the switch point's negation (asin is odd), and --op all says which op has no input */
+    assert_int_equal(run("hard-cases --dtype f32 --op all --range -0.5001,-0.5 --keep 1 --threads 1"), 0);
+    one = slurp(path("out.txt"));
+    if (!strstr(one, "\nasin 0xbf000000 0xbf060a92 ") || !strstr(one, " structural\n"))
+        fail_msg("hard-cases --range -0.5001,-0.5: '%s'", one);
+    free(one);
+    assert_int_equal(run("hard-cases --dtype f32 --op all --range 2,2.0001 --keep 1 --threads 1"), 0);
+    one = slurp(path("out.txt"));
+    if (!strstr(one, "\n# asin: no input of its domain [-1, 1] in the range\n") || strstr(one, "\nasin "))
+        fail_msg("hard-cases --op all --range 2,2.0001: '%s'", one);
     free(one);
 }
 
@@ -1636,7 +1664,21 @@ static void targets_gate_on_saved_runs(void **state) {
     doc = load_json("t.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "source", cJSON_CreateString("0123456789ab"));
     save_json(doc, "t3.json");
+    /* two runs appended to one file (--json /dev/stdout >> runs.json twice), and a file cut short */
+    char *first = slurp(path("t.json")), *second = slurp(path("t4.json"));
+    FILE *f = fopen(path("t5.json"), "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n%s", first, second);
+    fclose(f);
+    f = fopen(path("t6.json"), "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s", (int)(strlen(first) / 2), first);
+    fclose(f);
+    free(first), free(second);
     const char *const refused[][2] = {
+        {"targets $D/t5.json", "holds more than one JSON document (more text from byte"},
+        {"targets $D/t6.json", "is not valid JSON (at byte"},
+        {"merge $D/t5.json $D/t.json", "holds more than one JSON document"},
         {"targets", "no result files"},
         {"targets $D/missing.json", "cannot open"},
         {"targets $D/t.json $D/t2.json", "different environments (omk_isa:"},

@@ -306,6 +306,18 @@ static void test_read_hand_written(void **state) {
     assert_int_equal(a.count, 6);
     npy_free(&a);
 
+    /* '=' and no byte-order character: the host's order, as numpy reads them */
+    const float f[3] = {1.5f, -2.0f, 0.25f};
+    static const char *const native[] = {"{'descr': '=f4', 'fortran_order': False, 'shape': (3,), }",
+                                         "{'descr': 'f4', 'fortran_order': False, 'shape': (3,), }"};
+    for (size_t i = 0; i < 2; i++) {
+        write_npy_raw("native.npy", 1, 0, native[i], strlen(native[i]), f, sizeof f);
+        read_ok("native.npy", &a);
+        assert_int_equal(a.kind, NPY_F4);
+        assert_memory_equal(a.data, f, sizeof f);
+        npy_free(&a);
+    }
+
     /* fortran_order True is fine for ndim <= 1; Python 2 writers emitted longs like 5L. */
     const double d[5] = {1, 2, 3, 4, 5};
     const char *h3 = "{'descr':'<f8','fortran_order':True,'shape':(5L,)}";
@@ -443,7 +455,7 @@ static void test_reject_malformed(void **state) {
 
 static void test_reject_unsupported_dtype(void **state) {
     (void)state;
-    static const char *descrs[] = {"<i4", "=f4", "|u2", "<u4", "<f16", "float32", "", "<u1", "|f4", "<c8"};
+    static const char *descrs[] = {"<i4", "=i4", "i4", "|u2", "<u4", "<f16", "float32", "", "<u1", "|f4", "<c8"};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
         char hdr[128], want[128];
         snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (5,), }", descrs[i]);
