@@ -16,9 +16,10 @@
  *   |x| >= 2^20, after a search for larger errors: ./build/f64_rounding_margin --search 30000000 200); a
  *   rounding test for the bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane
  *   in 4,000, and those are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about
- *   60 ns), and for the few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed
- *   point (about 0.5 us). Measured: 0 misrounded over 10^8 samples (ulpbench accuracy --op cos --dtype f64
- *   --impl omk --samples 100000000 --reference fast) and on the 57 cos rows of the hard-case table (ctest).
+ *   40 ns), and for the few it cannot settle and |x| >= 2^20, Payne-Hanek and Taylor series in 256-bit fixed
+ *   point (about 0.3 us; both times on AMD Zen 5, printed by f64_rounding_margin). Measured: 0 misrounded over
+ *   10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples 100000000 --reference fast) and on
+ *   the 57 cos rows of the hard-case table (ctest).
  * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
  *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
