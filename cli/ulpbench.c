@@ -1141,6 +1141,9 @@ static int cmd_targets(int argc, char **argv) {
 enum { RANGE_TEXT_MAX = 120 };
 static int parse_range(const char *text, double *lo, double *hi);
 
+/* The largest binary32 input in the domain of op: asin's is [-1, 1], cos takes every finite number. */
+static double binary32_domain_max(int op) { return op == ULPB_OP_cos ? FLT_MAX : 1.0; }
+
 static int cmd_hard_cases(int argc, char **argv) {
     static const struct option opts[] = {{"op", required_argument, 0, 'o'},      {"dtype", required_argument, 0, 'd'},
                                          {"starts", required_argument, 0, 'n'},  {"span", required_argument, 0, 'w'},
@@ -1211,11 +1214,10 @@ static int cmd_hard_cases(int argc, char **argv) {
                                   "from the accuracy samplers");
     /* the binary32 search ranks inputs of the op's domain only: a range outside it would list nothing, silently */
     unsigned ops_in_range = 0;
-    for (int op = 0; op < ULPB_OP_COUNT; op++) {
-        const double domain_max = op == ULPB_OP_cos ? FLT_MAX : 1.0;
-        if ((op_mask & (1u << op)) && (!range_text || (range_lo <= domain_max && range_hi >= -domain_max)))
+    for (int op = 0; op < ULPB_OP_COUNT; op++)
+        if ((op_mask & (1u << op)) &&
+            (!range_text || (range_lo <= binary32_domain_max(op) && range_hi >= -binary32_domain_max(op))))
             ops_in_range |= 1u << op;
-    }
     if (!ops_in_range) return fail("hard-cases", "--range %s holds no input of asin's domain [-1, 1]", range_text);
     char op_names[64] = "";
     for (int op = 0, listed = 0; op < ULPB_OP_COUNT; op++)
@@ -1240,7 +1242,7 @@ static int cmd_hard_cases(int argc, char **argv) {
             printf("# %s: no input of its domain [-1, 1] in the range\n", ulpb_ops[op].name);
             continue;
         }
-        const double lo = range_text ? range_lo : 0.0, hi = range_text ? range_hi : op == ULPB_OP_cos ? FLT_MAX : 1.0;
+        const double lo = range_text ? range_lo : 0.0, hi = range_text ? range_hi : binary32_domain_max(op);
         const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, lo, hi, (int)keep, (int)threads, rows)
                                : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
                                                        (int)threads, rows);
