@@ -26,6 +26,20 @@ static const cJSON *find_row(const cJSON *benchmarks, const char *run_name) {
     return NULL;
 }
 
+/* The first run_name that a later row repeats; NULL when every row's is its own. */
+static const char *repeated_run_name(const cJSON *benchmarks) {
+    const cJSON *row;
+    cJSON_ArrayForEach(row, benchmarks) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+        if (!name) continue;
+        for (const cJSON *later = row->next; later; later = later->next) {
+            const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(later, "run_name"));
+            if (other && strcmp(name, other) == 0) return name;
+        }
+    }
+    return NULL;
+}
+
 /* elements_per_ns of the row run_name; NAN when there is none. */
 static double speed_of(const cJSON *benchmarks, const char *run_name) {
     const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, run_name), "elements_per_ns");
@@ -220,6 +234,12 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             snprintf(err, err_len,
                      "%s: no benchmark results (not the JSON of ulpbench bench, nor a report made without --no-bench)",
                      names[i]);
+            return -1;
+        }
+        /* a row listed twice (a hand-edited or concatenated file) would let the first copy decide unseen */
+        const char *repeated = repeated_run_name(benchmarks[i]);
+        if (repeated) {
+            snprintf(err, err_len, "%s: the row '%.*s' appears more than once", names[i], 80, repeated);
             return -1;
         }
         /* without them a file says nothing of where it was measured, and a copy of a run could not be told apart */

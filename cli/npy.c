@@ -177,8 +177,11 @@ static int parse_shape(parser *p, size_t *shape, size_t *ndim) {
     }
     for (;;) {
         if (!is_digit(peek(p))) return malformed(p, "expected a non-negative integer in shape");
+        /* Python reads 00 as 0 but refuses 02 (no octal without 0o), and so does NumPy */
+        const int leading_zero = peek(p) == '0';
         size_t v = 0;
         while (is_digit(peek(p))) {
+            if (leading_zero && peek(p) != '0') return malformed(p, "leading zero in a shape dimension");
             unsigned d = (unsigned)(peek(p) - '0');
             if (v > (SIZE_MAX - d) / 10) {
                 set_err(p->err, p->err_len, "shape dimension at offset %zu overflows size_t", p->i);

@@ -1664,6 +1664,11 @@ static void targets_gate_on_saved_runs(void **state) {
     doc = load_json("t.json");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "source", cJSON_CreateString("0123456789ab"));
     save_json(doc, "t3.json");
+    /* a row listed twice */
+    doc = load_json("t.json");
+    cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "benchmarks"),
+                         cJSON_Duplicate(bench_row(doc, "asin/f64/omk/4096/unit"), true));
+    save_json(doc, "t7.json");
     /* two runs appended to one file (--json /dev/stdout >> runs.json twice), and a file cut short */
     char *first = slurp(path("t.json")), *second = slurp(path("t4.json"));
     FILE *f = fopen(path("t5.json"), "w");
@@ -1684,6 +1689,7 @@ static void targets_gate_on_saved_runs(void **state) {
         {"targets $D/t.json $D/t2.json", "different environments (omk_isa:"},
         {"targets $D/t.json $D/t3.json", "different environments (source:"},
         {"targets $D/t.json $D/t.json", "hold the same run"},
+        {"targets $D/t7.json", "t7.json: the row 'asin/f64/omk/4096/unit' appears more than once"},
         {"targets --fast $D/t.json", "--fast"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {

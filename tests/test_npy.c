@@ -329,7 +329,7 @@ static void test_read_hand_written(void **state) {
     assert_memory_equal(a.data, d, sizeof d);
     npy_free(&a);
 
-    /* 0-d via empty tuple; (0,) gives count 0 and no data. */
+    /* 0-d via empty tuple; (00,), which Python reads as (0,), gives count 0 and no data. */
     const char *h4 = "{'descr': '<f2', 'fortran_order': True, 'shape': ()}";
     write_npy_raw("hand4.npy", 1, 0, h4, strlen(h4), "\x00\x3c", 2);
     read_ok("hand4.npy", &a);
@@ -338,7 +338,7 @@ static void test_read_hand_written(void **state) {
     assert_memory_equal(a.data, "\x00\x3c", 2);
     npy_free(&a);
 
-    const char *h5 = "{'descr': '<f2', 'fortran_order': False, 'shape': (0,)}";
+    const char *h5 = "{'descr': '<f2', 'fortran_order': False, 'shape': (00,)}";
     write_npy_raw("hand5.npy", 1, 0, h5, strlen(h5), NULL, 0);
     read_ok("hand5.npy", &a);
     assert_int_equal(a.ndim, 1);
@@ -428,6 +428,8 @@ static void test_reject_malformed(void **state) {
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,,)}", "non-negative integer"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (,)}", "non-negative integer"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (2.5,)}", "expected ',' or ')'"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (02,)}", "leading zero"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (5, 007)}", "leading zero"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (5,", "non-negative integer"},
         {"{'descr': '<f4', 'fortran_order': 0, 'shape': (5,)}", "True or False"},
         {"{'descr': '<f4', 'fortran_order': Falsey, 'shape': (5,)}", "True or False"},
