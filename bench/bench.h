@@ -85,6 +85,11 @@ bool ulpb_bench_selects(const ulpb_bench_spec *spec, const ulpb_entry *e);
  * array in *results (free() it), or -1 with a message in err. */
 int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, char *err, size_t err_len);
 
+/* The wall clock the passes are timed with, in ns: CLOCK_MONOTONIC, unless a test installs a deterministic stand-in to
+ * check what the figures are divided by (NULL restores the real one). */
+typedef double ulpb_bench_wall_clock_fn(void);
+void ulpb_bench_set_wall_clock(ulpb_bench_wall_clock_fn *clock);
+
 /* Member m's throughput over member k's: the median over rounds of k's time per element over m's, from wall_ns[member
  * * rounds + round]; scratch holds `rounds` doubles. */
 double ulpb_bench_round_ratio(const double *wall_ns, int rounds, int m, int k, double *scratch);

@@ -1112,7 +1112,8 @@ static int cmd_targets(int argc, char **argv) {
                    "row the runs whose memcpy row of the same group ran below %g of the fastest run's (the machine\n"
                    "was shared then). Exit status 0; with --gate, 1 when a measured row misses its target in some\n"
                    "run; 2 for a file that is missing or not such a result, runs from different environments, one\n"
-                   "run given twice (same date, command and results), or no row measured at all.\n",
+                   "run given twice (same date, command and results), a file listing a row twice, or no row\n"
+                   "measured at all.\n",
                    ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else

@@ -398,6 +398,58 @@ static void targets_name_registry_entries(void **state) {
 
 /* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
  * each one's own median (per-round ratios, their median), and ulpb_bench_ratio_to reads the member it names. */
+/* A wall clock that advances by exactly PASS_NS at every reading, so that every pass takes PASS_NS. */
+enum { PASS_NS = 1000000 };
+static double clock_readings;
+static double stepping_clock(void) { return PASS_NS * clock_readings++; }
+
+/* The figures divide each pass's time by the elements it processed: with every pass taking PASS_NS, each result's ns
+ * per element is PASS_NS over its elements per round, and the JSON's per-call time and rate follow from it. */
+static void figures_divide_by_the_elements_timed(void **state) {
+    (void)state;
+    ulpb_bench_spec spec = {.op_mask = 1u << ULPB_OP_asin,
+                            .dtype_mask = (1u << ULPB_DTYPE_f64) | (1u << ULPB_DTYPE_f16),
+                            .impls = {"omk", "memcpy"},
+                            .impl_count = 2,
+                            .sizes = {7, 4096, 5000},
+                            .size_count = 3,
+                            .rounds = 3,
+                            .seed = 1};
+    ulpb_bench_result *results;
+    char err[256];
+    clock_readings = 0;
+    ulpb_bench_set_wall_clock(stepping_clock);
+    const int count = ulpb_bench_run(&spec, &results, err, sizeof err);
+    ulpb_bench_set_wall_clock(NULL);
+    if (count < 0) fail_msg("%s", err);
+    assert_int_equal(count, 2 * 2 * 3);
+    for (int i = 0; i < count; i++) {
+        const ulpb_bench_result *r = &results[i];
+        const double expected = (double)PASS_NS / (double)r->elements_per_round;
+        assert_true(fabs(r->ns_per_element / expected - 1) < 1e-12);
+        assert_true(r->cpu_ns_per_element >= 0 && r->cpu_ns_per_element <= r->ns_per_element);
+        assert_true(r->spread == 0);
+        for (int m = 0; m < r->group_count; m++) assert_true(r->ratio[m] == 1.0);
+    }
+    const ulpb_bench_info info = {"ulpbench bench", "ulpbench"};
+    cJSON *doc = ulpb_bench_json(&spec, &info, results, count);
+    const cJSON *row;
+    int rows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(doc, "benchmarks")) {
+        const double calls = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "iterations"));
+        const double size = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "size"));
+        const double per_call = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "real_time"));
+        const double rate = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "items_per_second"));
+        assert_true(fabs(per_call / (PASS_NS / calls) - 1) < 1e-12);
+        assert_true(fabs(rate / (1e9 * calls * size / PASS_NS) - 1) < 1e-12);
+        assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(row, "cpu_time")) <= per_call);
+        rows++;
+    }
+    assert_int_equal(rows, count);
+    cJSON_Delete(doc);
+    free(results);
+}
+
 static void ratios_read_as_throughput(void **state) {
     (void)state;
     /* ns per element: member 0 in rounds 0..2, then member 1 */
@@ -422,6 +474,7 @@ int main(void) {
         cmocka_unit_test(sizes_blocks_and_rounds),
         cmocka_unit_test(inputs_are_reproducible_and_in_range),
         cmocka_unit_test(results_count_what_they_time),
+        cmocka_unit_test(figures_divide_by_the_elements_timed),
         cmocka_unit_test(ratios_read_as_throughput),
         cmocka_unit_test(rejects_bad_specs),
         cmocka_unit_test(targets_compare_same_round_ratios),
