@@ -139,10 +139,11 @@ static void samplers_are_reproducible(void **state) {
             static uint64_t drawn[DRAWS];
             const ulpb_op_id op = s >= 5 ? ULPB_OP_asin : ULPB_OP_cos;
             const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
-            int other_seed_differs = 0;
+            int other_seed_differs = 0, negative = 0;
             for (uint64_t i = 0; i < DRAWS; i++) {
                 drawn[i] = ulpb_sampler_input(s, op, dtype, 7, i);
                 other_seed_differs += drawn[i] != ulpb_sampler_input(s, op, dtype, 8, i);
+                negative += (int)(drawn[i] >> (8 * ulpb_dtypes[d].bytes - 1)); /* both signs, about evenly */
                 const double x =
                     ulpb_dtypes[d].bytes == 4 ? (double)f32_from_bits((uint32_t)drawn[i]) : f64_from_bits(drawn[i]);
                 if (s == 2) assert_true(x >= ulpb_ops[op].domain_lo && x <= ulpb_ops[op].domain_hi);
@@ -159,9 +160,11 @@ static void samplers_are_reproducible(void **state) {
             qsort(drawn, DRAWS, sizeof drawn[0], compare_u64);
             int distinct = 1;
             for (int i = 1; i < DRAWS; i++) distinct += drawn[i] != drawn[i - 1];
-            if (distinct < DRAWS / 2 || other_seed_differs < DRAWS * 9 / 10) /* asin_near_one's small octaves repeat */
-                fail_msg("sampler %s, %s: %d of %d draws distinct, %d change with the seed", ulpb_sampler_name(s),
-                         ulpb_dtypes[d].name, distinct, DRAWS, other_seed_differs);
+            if (distinct < DRAWS / 2 ||
+                other_seed_differs < DRAWS * 9 / 10 || /* asin_near_one's small octaves repeat */
+                negative < DRAWS * 2 / 5 || negative > DRAWS * 3 / 5)
+                fail_msg("sampler %s, %s: %d of %d draws distinct, %d change with the seed, %d negative",
+                         ulpb_sampler_name(s), ulpb_dtypes[d].name, distinct, DRAWS, other_seed_differs, negative);
         }
     /* asin_near_one stays inside (-1, 1), with 1 - j ulps for even j too; asin_near_zero below 1/2 */
     int even_j = 0, subnormal = 0, smallest_binade = 0;
@@ -271,6 +274,11 @@ static void gate_checks_each_threshold(void **state) {
     r.total.max_ulp = 0.5101;
     assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
     assert_string_equal(why, "max ULP 0.511 > 0.51");
+    r.total.max_ulp = 0.51; /* a limit met exactly passes */
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 0);
+    r.total.misrounded = 1; /* and so does a misrounded count equal to its limit */
+    assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 0);
+    r.total.misrounded = 0;
     r.total.max_ulp = 0.5;
     r.total.special_mismatches = 3;
     assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);

@@ -589,6 +589,15 @@ static void report_gates(void **state) {
     assert_string_equal(cJSON_GetStringValue(cJSON_GetArrayItem(failed, 0)), "omk asin f64: max ULP 0.500 > 0.4988");
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(gate, "passed")));
     cJSON_Delete(doc);
+    /* --max-misrounded is applied as given, and a kernel it names is no longer held to 0 */
+    assert_int_equal(
+        run("report --op asin --dtype f64 --samples 300 --quiet --max-misrounded f64=5 --no-bench --output-dir $D"), 0);
+    doc = load_json("report.json");
+    gate = cJSON_GetObjectItem(doc, "gate");
+    f64_limits = cJSON_GetObjectItem(cJSON_GetObjectItem(gate, "thresholds"), "f64");
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_misrounded")) == 5);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(gate, "correctly_rounded")), 0);
+    cJSON_Delete(doc);
     /* a selection without omk passes, but says that nothing was gated */
     assert_int_equal(run("report --op cos --dtype f32 --impl glibc --samples 300 --quiet --no-bench --output-dir $D"),
                      0);
@@ -724,7 +733,7 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 16; edit++) {
+    for (int edit = 0; edit < 17; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
@@ -758,6 +767,12 @@ static void exhaustive_resume_keeps_the_command(void **state) {
             cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "state"), "worst_bits",
                                       cJSON_CreateString("0xfffffff0"));
             needle = "\"worst_bits\" or \"special_bits\" lies outside \"covered\"";
+        } else if (edit == 16) { /* both chunks of the shard claimed, one run: the other would never be measured */
+            const double both[2] = {0x200000, 0x400000};
+            cJSON *covered = cJSON_CreateArray();
+            cJSON_AddItemToArray(covered, cJSON_CreateDoubleArray(both, 2));
+            cJSON_ReplaceItemInObject(doc, "covered", covered);
+            needle = "inputs counted, but \"covered\" holds";
         } else if (edit == 14) { /* refused as a new run of it is: memcpy's outputs are its inputs */
             cJSON_ReplaceItemInObject(doc, "impl", cJSON_CreateString("memcpy"));
             needle = "'memcpy' is a throughput baseline";
@@ -1145,6 +1160,13 @@ static void usage_errors_are_one_line(void **state) {
     two = slurp(path("out.txt"));
     assert_string_equal(strchr(strchr(one, '\n') + 1, '\n'), strchr(strchr(two, '\n') + 1, '\n'));
     free(one), free(two);
+    /* the expected result is the binary32 rounding of the exact value, not of its binary64 rounding (which rounds
+     * twice: 0x3f78142e here) */
+    assert_int_equal(run("hard-cases --dtype f32 --op cos --range 1.72699833e20,1.72699835e20 --keep 1 --threads 1"),
+                     0);
+    one = slurp(path("out.txt"));
+    if (!strstr(one, "\ncos 0x6115cb11 0x3f78142f ")) fail_msg("hard-cases at 0x6115cb11: '%s'", one);
+    free(one);
     /* a range holding x and -x ranks x once: [-2^-149, 2^-149] is +-0 and +-2^-149 */
     assert_int_equal(run("hard-cases --dtype f32 --op cos --range -1.5e-45,1.5e-45 --keep 4"), 0);
     one = slurp(path("out.txt"));
@@ -1362,6 +1384,20 @@ static void recorded_command_is_quoted(void **state) {
     char want[600];
     snprintf(want, sizeof want, "--json '%s'", path("a;b.json"));
     if (!strstr(command, want)) fail_msg("command '%s' lacks %s", command, want);
+    cJSON_Delete(doc);
+    /* and the recorded command runs again in sh as it was given, a quote in a path included */
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/a'b.json\""), 0);
+    doc = load_json("a'b.json");
+    FILE *script = fopen(path("rerun.sh"), "w");
+    assert_non_null(script);
+    fprintf(script, "%s\n", string_of(doc, "command"));
+    fclose(script);
+    cJSON_Delete(doc);
+    assert_int_equal(remove(path("a'b.json")), 0);
+    char rerun[600];
+    snprintf(rerun, sizeof rerun, "sh '%s' 2>/dev/null", path("rerun.sh"));
+    assert_int_equal(system(rerun), 0);
+    doc = load_json("a'b.json");
     cJSON_Delete(doc);
 }
 

@@ -263,9 +263,23 @@ static void merge_accepts_only_fitting_shards(void **state) {
     fake_shard(&parts[1], "omk", 2047, 4096); /* overlap */
     assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "overlap"));
+    fake_shard(&parts[1], "omk", 2047, 4096); /* the same overlap in shards that claim other indices */
+    parts[0].spec.shard_count = parts[1].spec.shard_count = 2;
+    parts[1].spec.shard_index = 1;
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "overlap"));
+    fake_shard(&parts[0], "omk", 0, 2048);
     fake_shard(&parts[1], "omk", 2049, 4096); /* gap */
     assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "gap"));
+    fake_shard(&parts[1], "omk", 2048, 4095); /* the last chunk missing */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gap"));
+    fake_shard(&parts[0], "omk", 1, 2048); /* the first chunk missing */
+    fake_shard(&parts[1], "omk", 2048, 4096);
+    assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gap"));
+    fake_shard(&parts[0], "omk", 0, 2048);
     fake_shard(&parts[1], "glibc", 2048, 4096); /* another implementation */
     assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "different implementation"));

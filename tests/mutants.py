@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Plants known bugs in a copy of the tree, one at a time, and checks that the test suite fails on each.
+
+A test suite that passes on a broken kernel proves nothing: each mutant below is a realistic mistake (a guard too
+small, a rounding test off, a tail element skipped, a clock divided by the wrong count, ...). For each one the script
+applies an exact text replacement to a copy of the working tree's tracked files, rebuilds, runs ctest (without
+isa_all_binary32, which is slow) and records the tests that failed. Exit status 0 when every mutant was caught, 1 when
+one survived, 2 when a mutant no longer applies (the code it targets moved: update the table) or does not compile.
+
+    python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
+
+About 40 minutes on two cores (most of it the rebuilds of the kernels' four builds and ctest).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# (what the bug is, file, exact text, replacement): the text must occur exactly once in the file.
+MUTANTS = [
+    ("binary32 rounding guard far too small: misrounded results",
+     "kernels/omk_internal.h", "enum { OMK_F32_GUARD = 8192 };", "enum { OMK_F32_GUARD = 2 };"),
+    ("binary64 cos rounding test off: hard cases keep the fast result",
+     "kernels/cos.c", "#define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(cos_F64_EPS)",
+     "#define cos_F64_ROUNDING_FACTOR 0.0"),
+    ("binary64 asin rounding test off",
+     "kernels/asin.c", "#define asin_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(asin_F64_EPS)",
+     "#define asin_F64_ROUNDING_FACTOR 0.0"),
+    ("a generated coefficient off by 1% (the binary32 sin polynomial's last)",
+     "kernels/cos_poly.h", "    0x1.52db3368857afp-33,", "    0x1.563eac3e0bef6p-33,"),
+    ("binary64 asin(-0) = +0",
+     "kernels/asin.c", "return omk_bits64(x) & 0x8000000000000000ull; }",
+     "return x < 0.0 ? 0x8000000000000000ull : 0; }"),
+    ("binary32 asin(-0) = +0",
+     "kernels/asin.c", "return copysignf(magnitude, x); }", "return x < 0.0f ? -magnitude : magnitude; }"),
+    ("binary32 loop: the last element of a partial final block skipped",
+     "kernels/omk_internal.h", "(n)-start < OMK_BLOCK_F32 ? (n)-start : OMK_BLOCK_F32",
+     "(n)-start < OMK_BLOCK_F32 ? (n)-start - 1 : OMK_BLOCK_F32"),
+    ("bfloat16 narrowing rounds half up instead of to even",
+     "kernels/omk.c", "return (uint16_t)((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);",
+     "return (uint16_t)((bits + 0x8000u) >> 16);"),
+    ("16-bit narrowing from binary64 rounds ties up",
+     "kernels/omk_internal.h", "if (rem > half || (rem == half && (q & 1))) q++;", "if (rem >= half) q++;"),
+    ("binary32 asin flushes subnormal inputs to zero, in the AVX-512 build only",
+     "kernels/asin.c", "    const double ax = (double)ax_f;\n",
+     "#if defined(__AVX512F__)\n    const double ax = ax_f < 0x1p-126f ? 0.0 : (double)ax_f;\n#else\n"
+     "    const double ax = (double)ax_f;\n#endif\n"),
+    ("OMK_ISA ignored: the forced builds are never tested",
+     "kernels/omk.c", 'omk_isa_choose(getenv("OMK_ISA"))', "omk_isa_choose(NULL)"),
+    ("binary64 cos of huge arguments: quadrant off by one",
+     "kernels/cos.c", "return cos_table_step(omk_bits64(k_shifted), r_hi, r_lo);",
+     "return cos_table_step(omk_bits64(k_shifted) + 256, r_hi, r_lo);"),
+    ("binary32 cos of huge arguments: the sign of the reduced argument lost",
+     "kernels/cos.c", "omk_select(n_odd_mask, 0.0, copysign(1.0, f_hi))", "omk_select(n_odd_mask, 0.0, 1.0)"),
+    ("MPFR reference rounds binary64 cos toward zero",
+     "reference/ref.c", "int ternary = mpfr_apply(op, rounded, mx, MPFR_RNDN);",
+     "int ternary = mpfr_apply(op, rounded, mx, op == REF_COS && fmt->precision == 53 ? MPFR_RNDZ : MPFR_RNDN);"),
+    ("bench divides both clocks by twice the elements timed",
+     "bench/bench.c", "wall[m * rounds + r] = s.wall_ns / (double)s.elements;",
+     "wall[m * rounds + r] = s.wall_ns / (double)(2 * s.elements);"),
+    ("bench's JSON real_time per element instead of per call",
+     "bench/bench.c", 'cJSON_AddNumberToObject(b, "real_time", r->ns_per_element * (double)r->size);',
+     'cJSON_AddNumberToObject(b, "real_time", r->ns_per_element);'),
+    ("report gate fails a kernel whose max ULP equals the limit",
+     "accuracy/result_io.c", "r->total.max_ulp > g->max_ulp[d]) {", "r->total.max_ulp >= g->max_ulp[d]) {"),
+    ("report ignores the value of --max-misrounded",
+     "cli/ulpbench.c", "o->gate.max_misrounded[dt] = (long long)u;", "(void)u;"),
+    ("merged results keep the largest misrounded count instead of the sum",
+     "accuracy/accuracy.c", "into->misrounded += from->misrounded;",
+     "if (from->misrounded > into->misrounded) into->misrounded = from->misrounded;"),
+    ("the asin_near_zero sampler never draws negative inputs",
+     "accuracy/samplers.c", "return compose(l, r[1] >> 63, binade - (uint64_t)l.mant_bits + 1, r[0]);",
+     "return compose(l, 0, binade - (uint64_t)l.mant_bits + 1, r[0]);"),
+    ("merge accepts exhaustive shards that miss the last chunk",
+     "accuracy/exhaustive.c", "    for (int c = 0; c < ULPB_CHUNKS; c++) {\n        if (into->done[c]) continue;",
+     "    for (int c = 0; c + 1 < ULPB_CHUNKS; c++) {\n        if (into->done[c]) continue;"),
+    ("merge accepts overlapping shards that claim different shard indices",
+     "accuracy/exhaustive.c", "            if (into->done[c]) {",
+     "            if (into->done[c] && parts[owner[c]].spec.shard_index == parts[p].spec.shard_index) {"),
+    ("--resume accepts a result that claims more chunks than it counted inputs for",
+     "accuracy/exhaustive.c", "if (st->stats.inputs != (uint64_t)done_chunks * CHUNK_INPUTS) {",
+     "if (done_chunks == 0 && st->stats.inputs != 0) {"),
+    ("hard-cases rounds the binary32 expected value twice (through binary64)",
+     "accuracy/hard_cases.c", "    *rounded = v.rounded;", "    *rounded = v.exact_hi;"),
+    ("the recorded command quotes ' so that sh cannot run it again",
+     "cli/ulpbench.c", "p = stpcpy(p, \"'\\\\''\");", "p = stpcpy(p, \"\\\\'\");"),
+    ("targets accepts a bench file that lists a row twice",
+     "bench/targets.c", "if (other && strcmp(name, other) == 0) return name;", "(void)other;"),
+]
+
+
+def run(cmd, cwd, log):
+    with open(log, "w") as out:
+        return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
+
+
+def failed_tests(log):
+    with open(log) as f:
+        text = f.read()
+    return re.findall(r"^\s*\d+ - (\S+) \(", text, re.M)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="comma-separated mutant numbers (1-based) to run")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch copy and its logs")
+    args = parser.parse_args()
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    chosen = range(1, len(MUTANTS) + 1)
+    if args.only:
+        try:
+            chosen = [int(n) for n in args.only.split(",")]
+        except ValueError:
+            sys.exit(f"mutants.py: --only needs comma-separated numbers, got '{args.only}'")
+        if any(n < 1 or n > len(MUTANTS) for n in chosen):
+            sys.exit(f"mutants.py: --only takes numbers in 1..{len(MUTANTS)}, got '{args.only}'")
+
+    scratch = tempfile.mkdtemp(prefix="ulpb-mutants-")
+    tree, build = os.path.join(scratch, "tree"), os.path.join(scratch, "build")
+    files = subprocess.run(["git", "ls-files", "-z"], capture_output=True, cwd=root).stdout.decode().split("\0")
+    for name in filter(None, files):
+        os.makedirs(os.path.join(tree, os.path.dirname(name)), exist_ok=True)
+        shutil.copy2(os.path.join(root, name), os.path.join(tree, name))
+
+    status = 0
+    log = os.path.join(scratch, "log.txt")
+    ctest = ["ctest", "--test-dir", build, "-j", str(args.jobs), "-E", "isa_all_binary32", "--output-on-failure"]
+    if run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release"], scratch, log) != 0 or \
+            run(["cmake", "--build", build, "-j", str(args.jobs)], scratch, log) != 0 or run(ctest, scratch, log) != 0:
+        print(f"mutants.py: the unmutated tree does not build or pass its tests (log: {log})", file=sys.stderr)
+        sys.exit(2)
+    print("| # | mutant | caught by |\n|---:|---|---|")
+    for n in chosen:
+        what, name, text, replacement = MUTANTS[n - 1]
+        path = os.path.join(tree, name)
+        with open(path) as f:
+            original = f.read()
+        if original.count(text) != 1:
+            print(f"| {n} | {what} | NOT APPLIED: the text occurs {original.count(text)} times in {name} |")
+            status = 2
+            continue
+        with open(path, "w") as f:
+            f.write(original.replace(text, replacement))
+        try:
+            if run(["cmake", "--build", build, "-j", str(args.jobs)], scratch, log) != 0:
+                print(f"| {n} | {what} | DOES NOT COMPILE |")
+                status = 2
+            elif run(ctest, scratch, log) == 0:
+                print(f"| {n} | {what} | **nothing: SURVIVED** |")
+                status = max(status, 1)
+            else:
+                print(f"| {n} | {what} | {', '.join(failed_tests(log)) or 'ctest failed'} |")
+        finally:
+            with open(path, "w") as f:
+                f.write(original)
+        sys.stdout.flush()
+    if args.keep:
+        print(f"scratch copy kept in {scratch}", file=sys.stderr)
+    else:
+        shutil.rmtree(scratch)
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
