@@ -31,11 +31,7 @@ static const char *repeated_run_name(const cJSON *benchmarks) {
     const cJSON *row;
     cJSON_ArrayForEach(row, benchmarks) {
         const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
-        if (!name) continue;
-        for (const cJSON *later = row->next; later; later = later->next) {
-            const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(later, "run_name"));
-            if (other && strcmp(name, other) == 0) return name;
-        }
+        if (name && find_row(benchmarks, name) != row) return name;
     }
     return NULL;
 }
