@@ -128,21 +128,17 @@ static ulpb_bench_wall_clock_fn *wall_clock = monotonic_ns;
 
 void ulpb_bench_set_wall_clock(ulpb_bench_wall_clock_fn *clock) { wall_clock = clock ? clock : monotonic_ns; }
 
-typedef struct {
-    double wall_ns, cpu_ns;
-    uint64_t calls, elements;
-} sample;
-
 /* One call per block, the clocks read around the whole pass rather than each call, so their own
  * cost stays far below the time measured even for memcpy of a 4 Ki block. */
-static sample time_pass(const ulpb_entry *e, const unsigned char *in, unsigned char *out, size_t size, size_t blocks) {
-    const size_t stride = blocks ? size * ulpb_dtypes[e->dtype].bytes : 0; /* no blocks: the clocks alone */
-    sample s = {0, 0, 0, 0};
+ulpb_bench_sample ulpb_bench_time_pass(ulpb_kernel_fn fn, size_t element_bytes, const void *in, void *out, size_t size,
+                                       size_t blocks) {
+    const unsigned char *block = in;
+    ulpb_bench_sample s = {0, 0, 0, 0};
     struct timespec cpu0;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
     const double wall0 = wall_clock();
     for (size_t b = 0; b < blocks; b++) {
-        e->fn(in + b * stride, out, size);
+        fn(block + b * size * element_bytes, out, size);
         s.calls++;
         s.elements += size;
     }
@@ -157,8 +153,18 @@ static sample time_pass(const ulpb_entry *e, const unsigned char *in, unsigned c
 static double cpu_clock_overhead_ns(void) {
     enum { TRIALS = 63 };
     double cost[TRIALS];
-    for (int i = 0; i < TRIALS; i++) cost[i] = time_pass(NULL, NULL, NULL, 0, 0).cpu_ns;
+    for (int i = 0; i < TRIALS; i++) cost[i] = ulpb_bench_time_pass(NULL, 0, NULL, NULL, 0, 0).cpu_ns;
     return quantile(cost, TRIALS, 0.5);
+}
+
+void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order) {
+    for (int p = 0; p < count; p++) order[p] = p;
+    for (int p = count - 1; p > 0; p--) { /* Fisher-Yates */
+        const int q =
+            (int)(splitmix64(stream + (uint64_t)round * ULPB_BENCH_MAX_GROUP + (uint64_t)p) % (uint64_t)(p + 1));
+        const int swap = order[p];
+        order[p] = order[q], order[q] = swap;
+    }
 }
 
 typedef struct {
@@ -192,7 +198,7 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
 
     /* Warm-up: code, caches, and the vector units' power state. Large sizes warm up on a prefix. */
     const size_t warm_size = g->size < ULPB_BENCH_ROUND_ELEMENTS ? g->size : ULPB_BENCH_ROUND_ELEMENTS;
-    for (int m = 0; m < g->count; m++) time_pass(g->members[m], in, out, warm_size, blocks);
+    for (int m = 0; m < g->count; m++) ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, warm_size, blocks);
 
     const double clock_overhead = cpu_clock_overhead_ns();
     uint64_t calls = 0, elements = 0;
@@ -200,16 +206,10 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
                                              name_hash(g->members[0]->impl) ^ (uint64_t)dtype);
     for (int r = 0; r < rounds; r++) {
         int order[ULPB_BENCH_MAX_GROUP];
-        for (int p = 0; p < g->count; p++) order[p] = p;
-        for (int p = g->count - 1; p > 0; p--) { /* Fisher-Yates */
-            const int q =
-                (int)(splitmix64(order_stream + (uint64_t)r * ULPB_BENCH_MAX_GROUP + (uint64_t)p) % (uint64_t)(p + 1));
-            const int swap = order[p];
-            order[p] = order[q], order[q] = swap;
-        }
+        ulpb_bench_round_order(order_stream, r, g->count, order);
         for (int p = 0; p < g->count; p++) {
             const int m = order[p];
-            const sample s = time_pass(g->members[m], in, out, g->size, blocks);
+            const ulpb_bench_sample s = ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, g->size, blocks);
             wall[m * rounds + r] = s.wall_ns / (double)s.elements;
             /* a thread's CPU time cannot exceed the wall time; what the clock's own cost leaves above it is taken off
              */

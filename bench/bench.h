@@ -90,6 +90,20 @@ int ulpb_bench_run(const ulpb_bench_spec *spec, ulpb_bench_result **results, cha
 typedef double ulpb_bench_wall_clock_fn(void);
 void ulpb_bench_set_wall_clock(ulpb_bench_wall_clock_fn *clock);
 
+/* One timed pass, as ulpb_bench_run makes it: fn on `blocks` consecutive blocks of `size` elements of in (each
+ * element_bytes long), every call writing to out, both clocks read around the whole pass (wall:
+ * ulpb_bench_set_wall_clock's; CPU: the thread's, with its own cost left in). */
+typedef struct {
+    double wall_ns, cpu_ns;
+    uint64_t calls, elements;
+} ulpb_bench_sample;
+ulpb_bench_sample ulpb_bench_time_pass(ulpb_kernel_fn fn, size_t element_bytes, const void *in, void *out, size_t size,
+                                       size_t blocks);
+
+/* The order in which a group's `count` members make their passes in round `round`: a permutation drawn from `stream`,
+ * another in every round. */
+void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order);
+
 /* Member m's throughput over member k's: the median over rounds of k's time per element over m's, from wall_ns[member
  * * rounds + round]; scratch holds `rounds` doubles. */
 double ulpb_bench_round_ratio(const double *wall_ns, int rounds, int m, int k, double *scratch);

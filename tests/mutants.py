@@ -9,7 +9,9 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 40 minutes on two cores (most of it the rebuilds of the kernels' four builds and ctest).
+About 95 minutes for all 46 on two cores, 2 to 3 minutes per mutant (most of it the rebuilds of the kernels' builds
+and ctest), plus one build and test run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes and 27-46
+43 minutes.
 """
 import argparse
 import os
@@ -89,6 +91,58 @@ MUTANTS = [
      "cli/ulpbench.c", "p = stpcpy(p, \"'\\\\''\");", "p = stpcpy(p, \"\\\\'\");"),
     ("targets accepts a bench file that lists a row twice",
      "bench/targets.c", "if (name && find_row(benchmarks, name) != row) return name;", "(void)name;"),
+    # Code that only one ISA's build runs: caught, if at all, by the forced-ISA tests.
+    ("binary64 table rows in the AVX2 build: the third value of each row read from the wrong half",
+     "kernels/omk_internal.h", "_mm256_storeu_pd(out2 + i, _mm256_permute2f128_pd(t0, t2, 0x31));",
+     "_mm256_storeu_pd(out2 + i, _mm256_permute2f128_pd(t0, t2, 0x20));"),
+    ("16-bit table lookup in the AVX2 build: results packed out of order",
+     "kernels/omk_table16.h", "_mm256_packus_epi32(got_lo, got_hi), 0xd8)", "_mm256_packus_epi32(got_lo, got_hi), 0xe4)"),
+    ("binary64 asin in the AVX2 build: t's low part from a 12-bit reciprocal estimate instead of the division",
+     "kernels/asin.c", "_mm_div_ps(_mm_set1_ps(0.25f), t)", "_mm_mul_ps(_mm_set1_ps(0.25f), _mm_rcp_ps(t))"),
+    # Caught only by the vectorized-code baseline: the 2^-28 error it leaves in t's low part stays inside the rounding
+    # test's bound, and its outputs equal the real build's on 2^30 random inputs in [-1, 1].
+    ("binary64 asin in the AVX-512 build: the Newton step after the reciprocal estimate left out",
+     "kernels/asin.c", "_mm512_storeu_pd(residual, _mm512_fmadd_pd(q, e, q));", "_mm512_storeu_pd(residual, q);"),
+    ("binary16 cos of the AVX-512 build: rounding guard below the binary32 path's error",
+     "kernels/cos.c", "#define cos_H_GUARD         8u", "#define cos_H_GUARD         1u"),
+    ("16-bit loop of the AVX-512 build: the lanes flagged for the table never written back at the end of a call",
+     "kernels/omk_internal.h", "if (redo.count) omk_redo16_apply(", "if (0) omk_redo16_apply("),
+    ("16-bit narrowing of the AVX-512 build: the two halves' near-midpoint masks swapped",
+     "kernels/omk_internal.h",
+     "_mm512_kunpackw(_mm512_testn_epi32_mask(u1, near), _mm512_testn_epi32_mask(u0, near))",
+     "_mm512_kunpackw(_mm512_testn_epi32_mask(u0, near), _mm512_testn_epi32_mask(u1, near))"),
+    ("binary64 middle phase claims 2^-120 where it holds 2^-80: its rounding test lets hard cases through",
+     "kernels/omk_internal.h", "#define OMK_F64_REFINE_EPS 0x1p-80", "#define OMK_F64_REFINE_EPS 0x1p-120"),
+    # The bench, the ruler and the CLI.
+    ("bench replays one input block instead of cycling through distinct ones",
+     "bench/bench.c", "fn(block + b * size * element_bytes, out, size);", "fn(block, out, size);"),
+    ("bench never shuffles the order of a group's implementations",
+     "bench/bench.c", "order[p] = order[q], order[q] = swap;", "(void)q, (void)swap;"),
+    ("bench's same-round ratio inverted",
+     "bench/bench.c", "scratch[r] = wall_ns[k * rounds + r] / wall_ns[m * rounds + r];",
+     "scratch[r] = wall_ns[m * rounds + r] / wall_ns[k * rounds + r];"),
+    ("bench's median of an even number of rounds takes the lower middle value",
+     "bench/bench.c", "return frac == 0 || lo + 1 >= n ? v[lo] : v[lo] + frac * (v[lo + 1] - v[lo]);",
+     "return v[lo];"),
+    ("the ruler ignores the sign of a zero result",
+     "reference/ref.c", "return signbit(v->rounded) == signbit(y) ? REF_MATCH : REF_SPECIAL_MISMATCH;",
+     "return REF_MATCH;"),
+    ("the ruler accepts a NaN for any expected value",
+     "reference/ref.c", "return expect_nan && got_nan ? REF_MATCH : REF_SPECIAL_MISMATCH;", "return REF_MATCH;"),
+    ("the ruler measures results below a power of two in the ulps above it",
+     "reference/ref.c", "(below_power_of_two ? v->ulp / 2 : v->ulp)", "(v->ulp)"),
+    ("histogram puts an error of exactly 0.5 ulp in the next bin",
+     "accuracy/accuracy.c", "if (ulp <= 0.5) return 1;", "if (ulp < 0.5) return 1;"),
+    ("a big-endian .npy read as little-endian",
+     "cli/npy.c", "(d[0] == '<' || d[0] == '=')", "(d[0] == '<' || d[0] == '=' || d[0] == '>')"),
+    ("the samplers ignore the seed",
+     "accuracy/samplers.c", "splitmix64(seed ^ ((uint64_t)(sampler + 1) << 56))",
+     "splitmix64((uint64_t)(sampler + 1) << 56)"),
+    ("targets counts a ratio 10% short of the target as met",
+     "bench/targets.c", "met += f[i].ratio >= target->factor;", "met += f[i].ratio >= 0.9 * target->factor;"),
+    ("the float milestone loosened from 1.5x to 1.35x SLEEF u10",
+     "accuracy/registry.def", 'ULPB_TARGET("float milestone", f32, 4096, "sleef-u10-avx512", 1.5)',
+     'ULPB_TARGET("float milestone", f32, 4096, "sleef-u10-avx512", 1.35)'),
 ]
 
 

@@ -228,6 +228,40 @@ static void stats_ties_and_signalling_nans(void **state) {
     cJSON_Delete(counters);
 }
 
+/* Each result lands in the histogram bin of its error. A correctly rounded result next to a midpoint (binary32 here:
+ * f(x) = 0.75 + 2^-25 - 2^-80) has an error that rounds to exactly 0.5 ulp in binary64 and still belongs in "<=0.5";
+ * the misrounded one beside it goes to "<=1". */
+static void histogram_bins_each_result_by_its_error(void **state) {
+    (void)state;
+    const ref_value near_midpoint = {0.75, 0.75 + 0x1p-25, -0x1p-80, 0x1p-24, 0};
+    const ref_value exact_zero = {0.0, 0.0, 0.0, 0x1p-149, 1};
+    const struct {
+        const ref_value *ref;
+        double y;
+        int bin;
+    } cases[] = {
+        {&exact_zero, 0.0, 0},
+        {&near_midpoint, 0.75, 1},
+        {&near_midpoint, 0.75 + 0x1p-24, 2},
+        {&near_midpoint, 0.75 + 2 * 0x1p-24, 3},
+        {&near_midpoint, 0.75 - 3 * 0x1p-24, 4},
+        {&near_midpoint, 0.75 + 5 * 0x1p-24, 5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ulpb_stats s = {0};
+        ulpb_stats_record(&s, c, 0.5, cases[c].ref, cases[c].y, false);
+        int landed = -1, results = 0;
+        for (int b = 0; b < ULPB_HIST_BINS; b++) {
+            results += (int)s.histogram[b];
+            if (s.histogram[b]) landed = b;
+        }
+        if (results != 1 || landed != cases[c].bin)
+            fail_msg("case %zu: %a for %a + %a lands in bin %s, not %s", c, cases[c].y, cases[c].ref->exact_hi,
+                     cases[c].ref->exact_lo, landed < 0 ? "(none)" : ulpb_hist_labels[landed],
+                     ulpb_hist_labels[cases[c].bin]);
+    }
+}
+
 /* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
 static void ulp_column_rounds_up(void **state) {
     (void)state;
@@ -299,6 +333,7 @@ int main(void) {
         cmocka_unit_test(samplers_are_reproducible),
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
+        cmocka_unit_test(histogram_bins_each_result_by_its_error),
         cmocka_unit_test(ulp_column_rounds_up),
         cmocka_unit_test(gate_checks_each_threshold),
     };
