@@ -374,37 +374,6 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     cJSON_Delete(docs[0]);
 }
 
-/* The targets are issue 3's, as the issue states them: changing one is changing the issue, not tuning a threshold, so
- * this copy has to change with it. */
-static void targets_are_the_issues(void **state) {
-    (void)state;
-    static const struct {
-        const char *label;
-        ulpb_dtype_id dtype;
-        size_t size;
-        const char *peers;
-        double factor;
-    } issue[] = {
-        {"16-bit", ULPB_DTYPE_f16, 4096, "*", 1.0},
-        {"16-bit", ULPB_DTYPE_bf16, 4096, "*", 1.0},
-        {"float milestone", ULPB_DTYPE_f32, 4096, "sleef-u10-avx512", 1.5},
-        {"float goal", ULPB_DTYPE_f32, 4096, "libmvec-avx512,sleef-u35-avx512", 1.0},
-        {"double milestone", ULPB_DTYPE_f64, 4096, "sleef-u10-avx512", 1.0},
-        {"double goal", ULPB_DTYPE_f64, 4096, "libmvec-avx512", 1.0},
-        {"16 Mi, memory-bound", ULPB_DTYPE_f32, 16777216, "memcpy", 1 / 1.25},
-        {"16 Mi, memory-bound", ULPB_DTYPE_f64, 16777216, "memcpy", 1 / 1.25},
-    };
-    assert_int_equal(ulpb_target_count, sizeof issue / sizeof *issue);
-    for (size_t t = 0; t < ulpb_target_count; t++) {
-        const ulpb_target *target = &ulpb_targets[t];
-        assert_string_equal(target->label, issue[t].label);
-        assert_int_equal(target->dtype, issue[t].dtype);
-        assert_int_equal(target->size, issue[t].size);
-        assert_string_equal(target->peers, issue[t].peers);
-        assert_true(target->factor == issue[t].factor);
-    }
-}
-
 /* Every peer a target names is in the registry for the target's dtype and every op. */
 static void targets_name_registry_entries(void **state) {
     (void)state;
@@ -574,7 +543,6 @@ int main(void) {
         cmocka_unit_test(targets_compare_same_round_ratios),
         cmocka_unit_test(targets_leave_out_loaded_runs),
         cmocka_unit_test(targets_reject_what_they_cannot_compare),
-        cmocka_unit_test(targets_are_the_issues),
         cmocka_unit_test(targets_name_registry_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
