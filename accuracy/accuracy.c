@@ -125,11 +125,33 @@ static uint64_t unpack(size_t bytes, const void *in, size_t i) {
 
 typedef struct {
     int count;
-    int sampler[SAMPLER_COUNT];
-    uint64_t first[SAMPLER_COUNT]; /* this shard's slice of each sampler's indices */
-    uint64_t inputs[SAMPLER_COUNT];
+    int sampler[ULPB_MAX_SAMPLERS];
+    uint64_t first[ULPB_MAX_SAMPLERS]; /* this shard's slice of each sampler's indices */
+    uint64_t inputs[ULPB_MAX_SAMPLERS];
     bool exhaustive;
 } plan;
+
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, int shard_index, int shard_count,
+                      int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
+                      uint64_t inputs[ULPB_MAX_SAMPLERS]) {
+    _Static_assert((int)SAMPLER_COUNT <= (int)ULPB_MAX_SAMPLERS, "a result holds every sampler");
+    int ids[SAMPLER_COUNT];
+    const int count = samplers_for_op(op, ids);
+    uint64_t left = samples, total[SAMPLER_COUNT];
+    total[0] = sampler_special_count(dtype) < left ? sampler_special_count(dtype) : left;
+    left -= total[0];
+    const int random_samplers = count - 1;
+    for (int s = 1; s < count; s++)
+        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+    /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
+    const uint64_t k = (uint64_t)shard_index, n = shard_count > 0 ? (uint64_t)shard_count : 1;
+    for (int s = 0; s < count; s++) {
+        sampler[s] = ids[s];
+        first[s] = (uint64_t)((unsigned __int128)total[s] * k / n);
+        inputs[s] = (uint64_t)((unsigned __int128)total[s] * (k + 1) / n) - first[s];
+    }
+    return count;
+}
 
 static plan make_plan(const ulpb_check_spec *spec) {
     plan p = {0};
@@ -140,19 +162,8 @@ static plan make_plan(const ulpb_check_spec *spec) {
         p.inputs[0] = 1u << 16;
         return p;
     }
-    p.count = samplers_for_op(spec->op, p.sampler);
-    uint64_t left = spec->samples, total[SAMPLER_COUNT];
-    total[0] = sampler_special_count(spec->dtype) < left ? sampler_special_count(spec->dtype) : left;
-    left -= total[0];
-    const int random_samplers = p.count - 1;
-    for (int s = 1; s < p.count; s++)
-        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
-    /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
-    const uint64_t k = (uint64_t)spec->shard_index, n = spec->shard_count > 0 ? (uint64_t)spec->shard_count : 1;
-    for (int s = 0; s < p.count; s++) {
-        p.first[s] = (uint64_t)((unsigned __int128)total[s] * k / n);
-        p.inputs[s] = (uint64_t)((unsigned __int128)total[s] * (k + 1) / n) - p.first[s];
-    }
+    p.count = ulpb_sampled_plan(spec->op, spec->dtype, spec->samples, spec->shard_index, spec->shard_count, p.sampler,
+                                p.first, p.inputs);
     return p;
 }
 

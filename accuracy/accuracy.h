@@ -66,6 +66,13 @@ void ulpb_stats_remeasure_worst(ulpb_stats *s, ref_op op, const ref_format *fmt)
 /* Order-independent except for ulp_sum (floating-point): ties go to the smaller bit pattern. */
 void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
 
+/* The samplers of a sampled run of (op, dtype) with `samples` inputs, in the order its results list them, and the
+ * slice [first, first + inputs) of each sampler's indices that shard K of N takes (N = 0: the whole run). Returns
+ * how many samplers. ulpb_check runs this plan; merge holds shards to it. */
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, int shard_index, int shard_count,
+                      int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
+                      uint64_t inputs[ULPB_MAX_SAMPLERS]);
+
 /* Sampler inputs, exposed for tests: the bit pattern of input `index` of a named sampler. */
 int ulpb_sampler_find(const char *name);
 uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t seed, uint64_t index);

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "exhaustive.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
@@ -373,7 +374,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         char *end;
         const char *text = cJSON_IsString(item) ? item->valuestring : "";
         const unsigned long long bits = strtoull(text, &end, 16);
-        if (!*text || *end || bits > 0xffffffffull || st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX ||
+        if (!isxdigit((unsigned char)*text) || *end || bits > 0xffffffffull ||
+            st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX ||
             (st->misrounded_listed && bits <= st->misrounded[st->misrounded_listed - 1]) ||
             !st->done[bits >> ULPB_CHUNK_BITS]) {
             snprintf(err, len, "malformed \"misrounded_inputs\" (not ascending, or outside \"covered\")");
@@ -396,6 +398,7 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         snprintf(err, len, "\"worst_bits\" or \"special_bits\" lies outside \"covered\"");
         return -1;
     }
+    if (ulpb_stats_check_inputs(&st->stats, &ulpb_dtypes[ULPB_DTYPE_f32], err, len)) return -1;
     const cJSON *sums = cJSON_GetObjectItemCaseSensitive(state, "chunk_ulp_sums");
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (!st->done[c]) continue;

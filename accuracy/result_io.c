@@ -284,6 +284,21 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
         snprintf(err, len, "malformed \"max_ulp\"");
         return -1;
     }
+    /* the worst error lies in the highest bin that holds a result, to within the 2^-10 ULP to which the fast
+     * reference ranks the errors it bins (MPFR then measures the worst one again) */
+    if (s->has_worst) {
+        static const double bin_top[ULPB_HIST_BINS] = {0, 0.5, 1, 2, 4, INFINITY};
+        int top = ULPB_HIST_BINS - 1;
+        while (top > 0 && s->histogram[top] == 0) top--;
+        const double slack = 0x1p-9, bottom = top <= 1 ? 0 : bin_top[top - 1] - slack;
+        if (top == 0 ? s->max_ulp != 0 : !(s->max_ulp >= bottom && s->max_ulp <= bin_top[top] + slack)) {
+            char shown[48];
+            ulpb_format_ulp(shown, sizeof shown, s->max_ulp);
+            snprintf(err, len, "\"max_ulp\" %s is not in the histogram's highest bin holding a result (\"%s\")", shown,
+                     ulpb_hist_labels[top]);
+            return -1;
+        }
+    }
     s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
     if (s->has_special_example && (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||
                                    ulpb_json_get_hex_double(state, "special_got", &s->special_got, err, len) ||
@@ -378,6 +393,22 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
     }
 }
 
+int ulpb_stats_check_inputs(const ulpb_stats *s, const ulpb_dtype *dt, char *err, size_t len) {
+    const uint64_t largest = dt->bytes >= 8 ? UINT64_MAX : (1ull << (8 * dt->bytes)) - 1;
+    if (s->has_worst) {
+        const double named = s->worst_bits <= largest ? ref_decode(&dt->format, s->worst_bits) : NAN;
+        if (!(named == s->worst_input && signbit(named) == signbit(s->worst_input))) {
+            snprintf(err, len, "\"worst_input\" is not the %s input that \"worst_bits\" names", dt->name);
+            return -1;
+        }
+    }
+    if (s->has_special_example && s->special_bits > largest) {
+        snprintf(err, len, "\"special_bits\" is no %s input", dt->name);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- merging sampled shards ---------------------------------------------------------------- */
 
 static int same_string(const cJSON *a, const cJSON *b, const char *key) {
@@ -400,6 +431,18 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     for (int i = 0; i < count; i++) {
         const cJSON *d = docs[i], *env = cJSON_GetObjectItemCaseSensitive(d, "environment");
         const cJSON *env0 = cJSON_GetObjectItemCaseSensitive(docs[0], "environment");
+        /* what a sampled --shard result records, then the same in every shard */
+        double number;
+        const char *missing = !ulpb_json_get_string(d, "schema")                                   ? "\"schema\""
+                              : !ulpb_json_get_string(env, "ulpbench")                             ? "ulpbench version"
+                              : !json_number(cJSON_GetObjectItemCaseSensitive(d, "seed"), &number) ? "\"seed\""
+                              : !json_number(cJSON_GetObjectItemCaseSensitive(d, "samples"), &number) ? "\"samples\""
+                              : !ulpb_json_get_string(d, "reference")                                 ? "\"reference\""
+                                                                                                      : NULL;
+        if (missing) {
+            snprintf(err, len, "%s has no %s: not the JSON of a sampled run with --shard", names[i], missing);
+            return NULL;
+        }
         const char *what = !same_string(d, docs[0], "schema")      ? "schema"
                            : !same_string(env, env0, "ulpbench")   ? "ulpbench version"
                            : !same_number(d, docs[0], "seed")      ? "seed"
@@ -418,9 +461,16 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s: shard: %s", names[i], why);
             return NULL;
         }
+        if (!(n >= 1 && n <= MAX_SHARDS && n == floor(n))) {
+            snprintf(err, len, "%s: shard count %g is not a whole number from 1 to %d", names[i], n, MAX_SHARDS);
+            return NULL;
+        }
+        if (!(index >= 0 && index < n && index == floor(index))) {
+            snprintf(err, len, "%s: shard index %g is not a whole number below its count %g", names[i], index, n);
+            return NULL;
+        }
         if (i == 0) shard_count = n;
-        if (n != shard_count || n < 1 || n > MAX_SHARDS || index < 0 || index >= n || index != floor(index) ||
-            n != floor(n)) {
+        if (n != shard_count) {
             snprintf(err, len, "%s is shard %g/%g, %s is of %g shards", names[i], index, n, names[0], shard_count);
             return NULL;
         }
@@ -448,6 +498,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0], names[i]);
             return NULL;
         }
+    uint64_t samples_count, seed_value;
+    char why[128];
+    if (ulpb_json_get_count(docs[0], "samples", &samples_count, why, sizeof why) ||
+        ulpb_json_get_count(docs[0], "seed", &seed_value, why, sizeof why)) {
+        snprintf(err, len, "%s: %s", names[0], why);
+        return NULL;
+    }
     ulpb_result *results = calloc((size_t)result_count + 1, sizeof *results);
     cJSON *out = NULL;
     for (int r = 0; r < result_count; r++) {
@@ -465,6 +522,19 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s: result %d names '%s', a throughput baseline with no accuracy", names[0], r, impl);
             goto done;
         }
+        for (int q = 0; q < r; q++)
+            if (results[q].entry == results[r].entry) {
+                snprintf(err, len, "%s: results %d and %d are both %s %s %s", names[0], q, r, impl, ulpb_ops[op].name,
+                         ulpb_dtypes[dtype].name);
+                goto done;
+            }
+        const ulpb_dtype *dt = &ulpb_dtypes[dtype];
+        if (dt->bytes == 2) { /* --shard is refused for them: every shard would hold every input */
+            snprintf(err, len, "%s: result %d is %s, which is never sharded", names[0], r, dt->name);
+            goto done;
+        }
+        int plan_sampler[ULPB_MAX_SAMPLERS];
+        uint64_t plan_first[ULPB_MAX_SAMPLERS], plan_inputs[ULPB_MAX_SAMPLERS];
         /* sharded runs are sampled (f32, f64): every shard carries the same samplers, whose sums are its counters */
         const cJSON *samplers0 = cJSON_GetObjectItemCaseSensitive(id, "samplers");
         results[r].sampler_count = cJSON_IsArray(samplers0) ? cJSON_GetArraySize(samplers0) : 0;
@@ -478,6 +548,11 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 !same_string(res, id, "impl")) {
                 snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0],
                          names[order[k]]);
+                goto done;
+            }
+            const char *mode = ulpb_json_get_string(res, "mode");
+            if (!mode || strcmp(mode, "sampled") != 0) {
+                snprintf(err, len, "%s: result %d: \"mode\" is not \"sampled\"", names[order[k]], r);
                 goto done;
             }
             ulpb_stats part, samplers_sum;
@@ -525,20 +600,43 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 snprintf(err, len, "%s: result %d: its counters are not the sums of its samplers'", names[order[k]], r);
                 goto done;
             }
+            /* each sampler counts exactly this shard's slice of its indices, and names inputs of the dtype */
+            const int planned = ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, k,
+                                                  (int)shard_count, plan_sampler, plan_first, plan_inputs);
+            if (planned != results[r].sampler_count) {
+                snprintf(err, len, "%s: result %d has %d samplers, where %s %s runs %d", names[order[k]], r,
+                         results[r].sampler_count, ulpb_ops[op].name, dt->name, planned);
+                goto done;
+            }
+            for (int s = 0; s < planned; s++) {
+                const cJSON *sampler = cJSON_GetArrayItem(samplers, s);
+                const char *name = ulpb_json_get_string(sampler, "name");
+                double inputs = -1;
+                json_number(cJSON_GetObjectItemCaseSensitive(sampler, "inputs"), &inputs);
+                if (!name || strcmp(name, ulpb_sampler_name(plan_sampler[s])) != 0) {
+                    snprintf(err, len, "%s: result %d: sampler %d is '%s', where %s %s runs '%s'", names[order[k]], r,
+                             s, name ? name : "", ulpb_ops[op].name, dt->name, ulpb_sampler_name(plan_sampler[s]));
+                    goto done;
+                }
+                if (inputs != (double)plan_inputs[s]) {
+                    snprintf(err, len,
+                             "%s: result %d: sampler '%s' counts %.17g inputs, where shard %d/%g of %llu samples has "
+                             "%llu",
+                             names[order[k]], r, name, inputs, k, shard_count, (unsigned long long)samples_count,
+                             (unsigned long long)plan_inputs[s]);
+                    goto done;
+                }
+            }
+            if (ulpb_stats_check_inputs(&shard_total, dt, why, sizeof why)) {
+                snprintf(err, len, "%s: result %d: %s", names[order[k]], r, why);
+                goto done;
+            }
         }
-        const char *mode = ulpb_json_get_string(id, "mode");
-        results[r].exhaustive = mode && strcmp(mode, "exhaustive") == 0;
+        results[r].exhaustive = false;
         if (results[r].total.inputs > (1ull << 53)) { /* shards that add up beyond what the JSON holds exactly */
             snprintf(err, len, "the shards count more than 2^53 inputs for one result");
             goto done;
         }
-    }
-    uint64_t samples_count, seed_value;
-    char why[128];
-    if (ulpb_json_get_count(docs[0], "samples", &samples_count, why, sizeof why) ||
-        ulpb_json_get_count(docs[0], "seed", &seed_value, why, sizeof why)) {
-        snprintf(err, len, "%s: %s", names[0], why);
-        goto done;
     }
     {
         const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),

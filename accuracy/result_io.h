@@ -37,6 +37,9 @@ cJSON *ulpb_stats_state_json(const ulpb_stats *s);
 /* Reads back what ulpb_stats_json and ulpb_stats_state_json wrote; -1 with a message naming the
  * field. */
 int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t err_len);
+/* What ulpb_stats_from_json cannot check without the dtype: the inputs the statistics name are inputs of dt, and the
+ * worst input's value is the one its bits encode. */
+int ulpb_stats_check_inputs(const ulpb_stats *s, const ulpb_dtype *dt, char *err, size_t err_len);
 
 /* JSON field helpers that fail with a message naming the field. */
 void ulpb_json_add_hex_double(cJSON *o, const char *key, double v);

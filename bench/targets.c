@@ -36,6 +36,17 @@ static const char *repeated_run_name(const cJSON *benchmarks) {
     return NULL;
 }
 
+/* The first row whose elements_per_ns is present but no positive number, or NULL: the quiet-run test and the table
+ * read those speeds, which a hand-edited file could make negative or infinite. */
+static const cJSON *row_with_bad_speed(const cJSON *benchmarks) {
+    const cJSON *row;
+    cJSON_ArrayForEach(row, benchmarks) {
+        const cJSON *speed = cJSON_GetObjectItem(row, "elements_per_ns");
+        if (speed && !(cJSON_IsNumber(speed) && speed->valuedouble > 0 && isfinite(speed->valuedouble))) return row;
+    }
+    return NULL;
+}
+
 /* elements_per_ns of the row run_name; NAN when there is none. */
 static double speed_of(const cJSON *benchmarks, const char *run_name) {
     const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, run_name), "elements_per_ns");
@@ -236,6 +247,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         const char *repeated = repeated_run_name(benchmarks[i]);
         if (repeated) {
             snprintf(err, err_len, "%s: the row '%.*s' appears more than once", names[i], 80, repeated);
+            return -1;
+        }
+        const cJSON *bad_speed = row_with_bad_speed(benchmarks[i]);
+        if (bad_speed) {
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(bad_speed, "run_name"));
+            snprintf(err, err_len, "%s: the row '%.*s' has an elements_per_ns that is not a positive number", names[i],
+                     80, name ? name : "?");
             return -1;
         }
         /* without them a file says nothing of where it was measured, and a copy of a run could not be told apart */

@@ -918,6 +918,15 @@ static int run_exhaustive(const accuracy_options *o) {
     struct stat json_stat;
     const bool json_is_file = json_path && !ulpb_output_is_stdout(json_path) &&
                               (stat(json_path, &json_stat) == 0 ? S_ISREG(json_stat.st_mode) : errno == ENOENT);
+    if (o->max_chunks && !json_is_file && !complete_doc) { /* /dev/null, stdout or a pipe would lose the work */
+        free(st);
+        free(started_by);
+        free(whole_command);
+        cJSON_Delete(started_env), cJSON_Delete(current_env);
+        return fail(
+            sub, "--max-chunks keeps the partial result for --resume in the JSON file, and '%s' is not a regular file",
+            json_path);
+    }
     const double checkpoint_seconds = o->checkpoint_given ? o->checkpoint_seconds : DEFAULT_CHECKPOINT_SECONDS;
     if (json_is_file && checkpoint_seconds > 0 && !complete_doc) {
         st->spec.checkpoint = write_checkpoint;
@@ -964,7 +973,8 @@ static int run_exhaustive(const accuracy_options *o) {
                 json_path ? "its result copied unchanged" : "the file is left as it was");
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
-                json_path          ? "the partial result can be resumed with --resume"
+                json_is_file       ? "the partial result can be resumed with --resume"
+                : json_path        ? "the partial result went to a device or pipe, not a file: --resume needs it saved"
                 : o->markdown_path ? "no --json: the Markdown summary was written, nothing to resume"
                                    : "no --json, nothing saved");
         status = EXIT_INCOMPLETE;

@@ -530,6 +530,65 @@ static void sampled_shards_merge(void **state) {
         save_json(edited_doc, "s2bad.json");
         expect_merge_refused(needle, "contradicting counters");
     }
+    /* shards each consistent in itself but not what their run gives: a sampler's count that is not the shard's slice
+     * of it (the counts from shard 0), a result not labelled sampled, a worst input whose value is not the one its bits
+     * encode, a maximum outside the histogram's highest bin, a shard count beyond any run */
+    for (int edit = 0; edit < 6; edit++) {
+        cJSON *edited_doc = load_json("s2.json");
+        cJSON *result = cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0);
+        cJSON *st = cJSON_GetObjectItem(result, "state");
+        const char *needle = NULL;
+        if (edit == 0) { /* one more correctly rounded input, in the result and in its second sampler alike */
+            cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItem(result, "samplers"), 1);
+            for (cJSON *o = result; o; o = o == result ? sampler : NULL) {
+                cJSON *items[] = {cJSON_GetObjectItem(o, "inputs"), cJSON_GetObjectItem(o, "correctly_rounded"),
+                                  cJSON_GetObjectItem(cJSON_GetObjectItem(o, "histogram"), "<=0.5"),
+                                  cJSON_GetObjectItem(cJSON_GetObjectItem(o, "state"), "ulp_count")};
+                for (int i = 0; i < 4; i++) cJSON_SetNumberValue(items[i], items[i]->valuedouble + 1);
+            }
+            needle = "inputs, where shard 2/3 of 6000 samples has";
+        } else if (edit == 1) {
+            cJSON_ReplaceItemInObject(result, "mode", cJSON_CreateString("exhaustive"));
+            needle = "\"mode\" is not \"sampled\"";
+        } else if (edit == 2 || edit == 3) { /* in the result and in the sampler that holds the worst input */
+            cJSON *sampler;
+            cJSON_ArrayForEach(sampler, cJSON_GetObjectItem(result, "samplers")) {
+                cJSON *sampler_state = cJSON_GetObjectItem(sampler, "state");
+                const char *bits = cJSON_GetStringValue(cJSON_GetObjectItem(sampler_state, "worst_bits"));
+                if (!bits || strcmp(bits, cJSON_GetStringValue(cJSON_GetObjectItem(st, "worst_bits"))) != 0) continue;
+                for (cJSON *s = st; s; s = s == st ? sampler_state : NULL) {
+                    if (edit == 2)
+                        cJSON_ReplaceItemInObject(s, "worst_bits", cJSON_CreateString("0x0"));
+                    else
+                        cJSON_ReplaceItemInObject(s, "max_ulp", cJSON_CreateString("0x1.8p+0"));
+                }
+                break;
+            }
+            needle = edit == 2 ? "\"worst_input\" is not the f64 input that \"worst_bits\" names"
+                               : "is not in the histogram's highest bin";
+        } else if (edit == 4) {
+            cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(edited_doc, "shard"), "count"), 1e9);
+            needle = "shard count 1e+09 is not a whole number from 1 to 4096";
+        } else {
+            cJSON_DeleteItemFromObject(edited_doc, "seed");
+            needle = "s2bad.json has no \"seed\"";
+        }
+        save_json(edited_doc, "s2bad.json");
+        expect_merge_refused(needle, "a shard its run could not have written");
+    }
+    /* a result listed twice in every shard would be merged twice over */
+    for (int k = 0; k < 3; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d.json", k);
+        cJSON *doc = load_json(name);
+        cJSON *results = cJSON_GetObjectItem(doc, "results");
+        cJSON_AddItemToArray(results, cJSON_Duplicate(cJSON_GetArrayItem(results, 0), 1));
+        snprintf(name, sizeof name, "d%d.json", k);
+        save_json(doc, name);
+    }
+    expect_usage_error("merge $D/d0.json $D/d1.json $D/d2.json", "d0.json: results 0 and 1 are both omk asin f64");
+    /* a run without --shard is the one shard of one */
+    expect_usage_error("merge $D/whole.json $D/s0.json", "whole.json is of 1 shards");
 }
 
 static void report_gates(void **state) {
@@ -733,11 +792,30 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 17; edit++) {
+    for (int edit = 0; edit < 21; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
-        if (edit == 6) { /* a misrounded input listed that the counters do not count, or outside the chunks run */
+        cJSON *st = cJSON_GetObjectItem(doc, "state");
+        if (edit == 17) { /* a blank before the bits, which no writer puts there */
+            cJSON_ReplaceItemInObject(result, "misrounded_inputs",
+                                      cJSON_CreateStringArray((const char *[]){" 0x00200001"}, 1));
+            needle = "malformed \"misrounded_inputs\"";
+        } else if (edit == 18 || edit == 19) { /* a maximum that is not in the histogram's highest bin */
+            cJSON *hist = cJSON_GetObjectItem(result, "histogram");
+            if (edit == 18) {
+                cJSON_SetNumberValue(cJSON_GetObjectItem(hist, "<=0.5"),
+                                     cJSON_GetObjectItem(hist, "<=0.5")->valuedouble - 1);
+                cJSON_SetNumberValue(cJSON_GetObjectItem(hist, ">4"), 1);
+            } else {
+                cJSON_ReplaceItemInObject(st, "max_ulp", cJSON_CreateString("0x1p+900"));
+            }
+            needle = "is not in the histogram's highest bin";
+        } else if (edit == 20) { /* a worst input whose value is not the one its bits encode */
+            cJSON_ReplaceItemInObject(st, "worst_input", cJSON_CreateString("0x1p-1"));
+            needle = "\"worst_input\" is not the f32 input that \"worst_bits\" names";
+        } else if (edit ==
+                   6) { /* a misrounded input listed that the counters do not count, or outside the chunks run */
             cJSON_ReplaceItemInObject(result, "misrounded_inputs",
                                       cJSON_CreateStringArray((const char *[]){"0x00200001"}, 1));
             needle = "lists 1 inputs for 0 misrounded";
@@ -1088,6 +1166,8 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --exhaustive --impl all", "--exhaustive takes one --impl, got 'all'"},
         /* a run stopped to be resumed must save its state: without --json, exit 3 would promise a resumable file */
         {"accuracy --op cos --dtype f32 --exhaustive --shard 3/4096 --max-chunks 1 --quiet", "it needs --json FILE"},
+        {"accuracy --op cos --dtype f32 --exhaustive --shard 3/1024 --max-chunks 1 --quiet --json /dev/null",
+         "'/dev/null' is not a regular file"},
         {"accuracy --op cos --dtype f32 --impl omk,,glibc", "without empty ones"},
         {"report --no-bench --impl omk,bogus", "unknown implementation 'bogus'"},
         /* the 16-bit types have no fast reference: a run labelled fast would be MPFR's */
@@ -1705,6 +1785,10 @@ static void targets_gate_on_saved_runs(void **state) {
     cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "benchmarks"),
                          cJSON_Duplicate(bench_row(doc, "asin/f64/omk/4096/unit"), true));
     save_json(doc, "t7.json");
+    /* a speed that is no speed: the memcpy rows decide which runs are quiet */
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(bench_row(doc, "asin/f64/memcpy/4096/unit"), "elements_per_ns", cJSON_CreateNumber(-1));
+    save_json(doc, "t8.json");
     /* two runs appended to one file (--json /dev/stdout >> runs.json twice), and a file cut short */
     char *first = slurp(path("t.json")), *second = slurp(path("t4.json"));
     FILE *f = fopen(path("t5.json"), "w");
@@ -1726,6 +1810,8 @@ static void targets_gate_on_saved_runs(void **state) {
         {"targets $D/t.json $D/t3.json", "different environments (source:"},
         {"targets $D/t.json $D/t.json", "hold the same run"},
         {"targets $D/t7.json", "t7.json: the row 'asin/f64/omk/4096/unit' appears more than once"},
+        {"targets --quiet-only $D/t8.json",
+         "t8.json: the row 'asin/f64/memcpy/4096/unit' has an elements_per_ns that is not a positive number"},
         {"targets --fast $D/t.json", "--fast"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
