@@ -82,6 +82,13 @@ static int by_distance(const void *a, const void *b) {
     return (x->distance > y->distance) - (x->distance < y->distance);
 }
 
+/* Whether bits is among the first n rows: a structural input the search kept too is listed once, as a search row. */
+static bool listed(const ulpb_hard_case *rows, int n, uint64_t bits) {
+    for (int k = 0; k < n; k++)
+        if (rows[k].bits == bits) return true;
+    return false;
+}
+
 /* Inputs whose difficulty is structural: reduction worst cases and omk's switch points. */
 static int structural_inputs(ulpb_op_id op, uint64_t *out) {
     int n = 0;
@@ -163,6 +170,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
     uint64_t structural[ULPB_HARD_CASES_STRUCTURAL_MAX];
     const int m = structural_inputs(op, structural);
     for (int k = 0; k < m; k++) {
+        if (listed(out, n, structural[k])) continue;
         out[n] = (ulpb_hard_case){op, structural[k], 0, NAN, "structural"};
         out[n].distance = midpoint_distance_exact(rop, &binary64, double_from(structural[k]), &out[n].expected);
         n++;
@@ -265,7 +273,7 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int
         const uint32_t bits = x >= lo && x <= hi     ? structural[k]
                               : -x >= lo && -x <= hi ? structural[k] | 0x80000000u
                                                      : 0;
-        if (!bits) continue;
+        if (!bits || listed(out, n, bits)) continue;
         out[n] = (ulpb_hard_case){op, bits, 0, NAN, "structural"};
         out[n].distance = midpoint_distance_exact(rop, &binary32, (double)float_from(bits), &out[n].expected);
         n++;

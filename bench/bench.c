@@ -57,30 +57,89 @@ static const ulpb_input_set *spec_input_sets(const ulpb_bench_spec *spec, size_t
     return ulpb_input_sets;
 }
 
+/* x rounded to nearest in the dtype, as bits. */
+static uint64_t dtype_bits(double x, ulpb_dtype_id dtype) {
+    switch (dtype) {
+    case ULPB_DTYPE_f16:
+        return omk_f32_to_f16((float)x);
+    case ULPB_DTYPE_bf16:
+        return omk_f32_to_bf16((float)x);
+    case ULPB_DTYPE_f32: {
+        const float f = (float)x;
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        return u;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, &x, sizeof u);
+        return u;
+    }
+    }
+}
+
+/* The value of a dtype's bits. */
+static double dtype_value(uint64_t bits, ulpb_dtype_id dtype) {
+    switch (dtype) {
+    case ULPB_DTYPE_f16:
+        return omk_f16_to_f32((uint16_t)bits);
+    case ULPB_DTYPE_bf16:
+        return omk_bf16_to_f32((uint16_t)bits);
+    case ULPB_DTYPE_f32: {
+        const uint32_t u = (uint32_t)bits;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    default: {
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        return x;
+    }
+    }
+}
+
+/* The next finite value of the dtype up (+1) or down (-1) from a finite one, in sign-magnitude order. */
+static uint64_t dtype_step(uint64_t bits, int up, ulpb_dtype_id dtype) {
+    const uint64_t sign = 1ull << (8 * ulpb_dtypes[dtype].bytes - 1);
+    if ((bits & ~sign) == 0) return up > 0 ? 1 : sign | 1; /* from either zero to the smallest subnormal */
+    return ((bits & sign) != 0) == (up > 0) ? bits - 1 : bits + 1;
+}
+
+bool ulpb_bench_range_ends(double lo, double hi, ulpb_dtype_id dtype, uint64_t *lo_bits, uint64_t *hi_bits) {
+    uint64_t a = dtype_bits(lo, dtype), b = dtype_bits(hi, dtype);
+    if (dtype_value(a, dtype) < lo) a = dtype_step(a, +1, dtype);
+    if (dtype_value(b, dtype) > hi) b = dtype_step(b, -1, dtype);
+    *lo_bits = a, *hi_bits = b;
+    return dtype_value(a, dtype) < dtype_value(b, dtype); /* -0 and +0 are one value */
+}
+
 void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
                        size_t n) {
     const uint64_t stream = splitmix64(seed ^ name_hash(set->name));
     const double span = set->hi - set->lo;
+    /* a value that rounds past a bound is replaced by the dtype's value nearest to it inside the set */
+    uint64_t lo_bits, hi_bits;
+    ulpb_bench_range_ends(set->lo, set->hi, dtype, &lo_bits, &hi_bits);
     for (size_t i = 0; i < n; i++) {
         const double u = (double)(splitmix64(stream + first + i) >> 11) * 0x1p-53;
         /* a span beyond binary64's range (--range -1e308,1e308) is taken in halves, which cannot overflow; finite spans
          * keep the plain formula, and with it the inputs of every run before */
         const double x = isfinite(span) ? set->lo + span * u
                                         : fmin(2.0 * (0.5 * set->lo + (0.5 * set->hi - 0.5 * set->lo) * u), set->hi);
-        switch (dtype) {
-        case ULPB_DTYPE_f16:
-            ((uint16_t *)out)[i] = omk_f32_to_f16((float)x);
+        uint64_t bits = dtype_bits(x, dtype);
+        const double rounded = dtype_value(bits, dtype);
+        if (rounded < set->lo) bits = lo_bits;
+        if (rounded > set->hi) bits = hi_bits;
+        switch (ulpb_dtypes[dtype].bytes) {
+        case 2:
+            ((uint16_t *)out)[i] = (uint16_t)bits;
             break;
-        case ULPB_DTYPE_bf16:
-            ((uint16_t *)out)[i] = omk_f32_to_bf16((float)x);
+        case 4:
+            ((uint32_t *)out)[i] = (uint32_t)bits;
             break;
-        case ULPB_DTYPE_f32:
-            ((float *)out)[i] = (float)x;
-            break;
-        case ULPB_DTYPE_f64:
-            ((double *)out)[i] = x;
-            break;
-        case ULPB_DTYPE_COUNT:
+        default:
+            ((uint64_t *)out)[i] = bits;
             break;
         }
     }

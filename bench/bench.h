@@ -74,7 +74,11 @@ uint64_t ulpb_bench_elements_per_round(size_t size, size_t element_bytes);
 int ulpb_bench_rounds(size_t size, int rounds);
 
 /* Elements first .. first + n - 1 of an input set for a seed: uniform in [lo, hi], rounded to
- * the dtype. The same (seed, set, index) gives the same value in every run. */
+ * the dtype (to the nearest of its values inside [lo, hi]). The same (seed, set, index) gives the same value in every
+ * run. */
+/* The dtype's smallest and largest values in [lo, hi] (finite bounds within its range), as bits; whether the range
+ * holds two distinct values at least. */
+bool ulpb_bench_range_ends(double lo, double hi, ulpb_dtype_id dtype, uint64_t *lo_bits, uint64_t *hi_bits);
 void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
                        size_t n);
 

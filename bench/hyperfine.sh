@@ -25,7 +25,10 @@ shift 2
 command -v hyperfine >/dev/null || { echo "hyperfine.sh: hyperfine not found (apt-get install hyperfine)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# hyperfine makes its export file when it starts and fills it at the end: it writes beside OUT, renamed into place
+# only after a complete run, so an interrupted or failed run leaves an earlier OUT as it was
+part=$(mktemp "$(dirname -- "$out")/.$(basename -- "$out").XXXXXX") || exit 2
+trap 'rm -rf "$tmp" "$part"' EXIT
 
 # A NumPy format 1.0 file: magic, version, little-endian header length, the header dict padded
 # with spaces to a multiple of 64 bytes including its newline, then the raw little-endian data.
@@ -44,11 +47,13 @@ perl -e '
 
 u=$(printf %q "$ulpbench")
 t=$(printf %q "$tmp") # quoted for the command lines hyperfine hands to a shell
-hyperfine --warmup 1 --export-json "$out" \
+hyperfine --warmup 1 --export-json "$part" \
   -n "accuracy cos f16 omk (exhaustive)" "$u accuracy --op cos --dtype f16 --impl omk --threads 1 --quiet" \
   -n "accuracy asin f32 omk (100k samples)" \
   "$u accuracy --op asin --dtype f32 --impl omk --samples 100000 --threads 1 --quiet" \
   -n "eval cos f32 omk (4 Mi)" "$u eval --op cos --impl omk $t/x.npy $t/y.npy" \
   -n "eval cos f32 glibc (4 Mi)" "$u eval --op cos --impl glibc $t/x.npy $t/y.npy" \
   "$@"
+chmod "$(printf %o $((0666 & ~$(umask))))" "$part" # mktemp's 0600, as a new file would get
+mv -f -- "$part" "$out"
 echo "hyperfine.sh: wrote $out" >&2

@@ -1411,15 +1411,11 @@ static double dtype_max_finite(const ulpb_dtype *dt) {
     return ldexp(2.0 - ldexp(1.0, 1 - dt->format.precision), (1 << (dt->format.exp_bits - 1)) - 1);
 }
 
-/* Whether LO and HI become the same value in the dtype (zeros of either sign count as one): the generated inputs,
- * which lie between them (ulpb_bench_inputs), would then all be that value, not the range the report names. */
+/* Whether [LO, HI] holds fewer than two values of the dtype (zeros of either sign count as one): every input would
+ * then be the same value, or one outside the range the report names. */
 static bool range_collapses(double lo, double hi, ulpb_dtype_id dtype) {
-    const ulpb_input_set ends[2] = {{"range", ULPB_OP_cos, lo, lo, ""}, {"range", ULPB_OP_cos, hi, hi, ""}};
-    const size_t bytes = ulpb_dtypes[dtype].bytes;
-    uint64_t bits[2] = {0, 0};
-    for (int k = 0; k < 2; k++) ulpb_bench_inputs(&ends[k], dtype, 0, 0, &bits[k], 1);
-    const uint64_t magnitude = bytes == 8 ? ~0ull >> 1 : (1ull << (8 * bytes - 1)) - 1; /* little-endian low bytes */
-    return bits[0] == bits[1] || ((bits[0] & magnitude) == 0 && (bits[1] & magnitude) == 0);
+    uint64_t lo_bits, hi_bits;
+    return !ulpb_bench_range_ends(lo, hi, dtype, &lo_bits, &hi_bits);
 }
 
 static int cmd_bench(int argc, char **argv) {
@@ -1557,8 +1553,10 @@ static int cmd_bench(int argc, char **argv) {
                 return fail("bench", "--range %g,%g leaves %s's finite range (largest %g); choose --dtype", range_lo,
                             range_hi, ulpb_dtypes[d].name, max);
             if ((spec.dtype_mask & (1u << d)) && range_collapses(range_lo, range_hi, (ulpb_dtype_id)d))
-                return fail("bench", "--range %s holds a single %s value: every input would be the same", range_text,
-                            ulpb_dtypes[d].name);
+                return fail(
+                    "bench",
+                    "--range %s holds fewer than two %s values: its inputs would be one value, or lie outside it",
+                    range_text, ulpb_dtypes[d].name);
         }
         /* the bounds as given: %g would print --range 1,1.0000001 as [1, 1] */
         const char *comma = strchr(range_text, ',');

@@ -69,15 +69,26 @@ static void inputs_are_reproducible_and_in_range(void **state) {
             double lo = INFINITY, hi = -INFINITY;
             for (size_t i = 0; i < N; i++) {
                 const double x = value_of((ulpb_dtype_id)d, a, i);
-                /* rounding to the dtype may step just past the bound */
-                const double slack = 0.01 * (set->hi - set->lo);
-                if (!(x >= set->lo - slack && x <= set->hi + slack))
+                if (!(x >= set->lo && x <= set->hi))
                     fail_msg("%s %s: input %zu = %g outside [%g, %g]", set->name, ulpb_dtypes[d].name, i, x, set->lo,
                              set->hi);
                 lo = fmin(lo, x), hi = fmax(hi, x);
             }
             assert_true(lo < set->lo + 0.05 * (set->hi - set->lo) && hi > set->hi - 0.05 * (set->hi - set->lo));
         }
+    }
+    /* bounds between two values of the dtype: the inputs that round past them take the nearest value inside */
+    const ulpb_input_set narrow[] = {{"range", ULPB_OP_cos, 1.0, 1.0035, "[1, 1.0035]"},
+                                     {"range", ULPB_OP_cos, -1e-45, 3e-45, "[-1e-45, 3e-45]"}};
+    const ulpb_dtype_id narrow_dtype[] = {ULPB_DTYPE_f16, ULPB_DTYPE_f32};
+    for (int k = 0; k < 2; k++) {
+        ulpb_bench_inputs(&narrow[k], narrow_dtype[k], 7, 0, a, N);
+        size_t below = 0, above = 0;
+        for (size_t i = 0; i < N; i++) {
+            const double x = value_of(narrow_dtype[k], a, i);
+            below += x<narrow[k].lo, above += x> narrow[k].hi;
+        }
+        if (below || above) fail_msg("%s: %zu inputs below and %zu above the range", narrow[k].label, below, above);
     }
     /* a range whose span overflows binary64 still gives finite inputs spread over it, not +inf */
     const ulpb_input_set wide = {"range", ULPB_OP_cos, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, "[-max, max]"};

@@ -1045,9 +1045,13 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --op cos --dtype f64 --range 1,1e999", "two finite binary64 numbers"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
         /* inputs cast to the dtype: a range of one value would be timed as that value and labelled as the range */
-        {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds a single f32 value"},
-        {"bench --op cos --dtype f32 --range -1e-300,1e-300", "holds a single f32 value"},
-        {"bench --op cos --dtype f16 --range 1,1.0001", "holds a single f16 value"},
+        {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds fewer than two f32 values"},
+        {"bench --op cos --dtype f32 --range -1e-300,1e-300", "holds fewer than two f32 values"},
+        {"bench --op cos --dtype f16 --range 1,1.0001", "holds fewer than two f16 values"},
+        /* ends that round to two values, with one value (or none) of the dtype between them */
+        {"bench --op cos --dtype f32 --range 1e-46,1e-45", "holds fewer than two f32 values"},
+        {"bench --op cos --dtype f16 --range 1,1.0005", "holds fewer than two f16 values"},
+        {"bench --op cos --dtype bf16 --range 1,1.005", "holds fewer than two bf16 values"},
         {"bench --op cos --dtype f64 --range "
          "1,2.00000000000000000000000000000000000000000000000000000000000000000000000000"
          "0000000000000000000000000000000000000000000000000000000",
@@ -1260,6 +1264,14 @@ static void usage_errors_are_one_line(void **state) {
     one = slurp(path("out.txt"));
     if (!strstr(one, "\nasin 0xbf000000 0xbf060a92 ") || !strstr(one, " structural\n"))
         fail_msg("hard-cases --range -0.5001,-0.5: '%s'", one);
+    free(one);
+    /* a switch point the search keeps too is listed once */
+    assert_int_equal(run("hard-cases --dtype f32 --op asin --range 0.49999997,0.5 --keep 5 --threads 1"), 0);
+    one = slurp(path("out.txt"));
+    rows = strstr(one, "\nasin ");
+    if (!rows ||
+        strcmp(rows, "\nasin 0x3f000000 0x3f060a92 2.555e-01 search\nasin 0x3effffff 0x3f060a91 3.218e-01 search\n"))
+        fail_msg("hard-cases --range 0.49999997,0.5: '%s'", one);
     free(one);
     assert_int_equal(run("hard-cases --dtype f32 --op all --range 2,2.0001 --keep 1 --threads 1"), 0);
     one = slurp(path("out.txt"));
