@@ -632,7 +632,6 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 goto done;
             }
         }
-        results[r].exhaustive = false;
         if (results[r].total.inputs > (1ull << 53)) { /* shards that add up beyond what the JSON holds exactly */
             snprintf(err, len, "the shards count more than 2^53 inputs for one result");
             goto done;

@@ -78,26 +78,8 @@ static uint64_t dtype_bits(double x, ulpb_dtype_id dtype) {
     }
 }
 
-/* The value of a dtype's bits. */
-static double dtype_value(uint64_t bits, ulpb_dtype_id dtype) {
-    switch (dtype) {
-    case ULPB_DTYPE_f16:
-        return omk_f16_to_f32((uint16_t)bits);
-    case ULPB_DTYPE_bf16:
-        return omk_bf16_to_f32((uint16_t)bits);
-    case ULPB_DTYPE_f32: {
-        const uint32_t u = (uint32_t)bits;
-        float f;
-        memcpy(&f, &u, sizeof f);
-        return f;
-    }
-    default: {
-        double x;
-        memcpy(&x, &bits, sizeof x);
-        return x;
-    }
-    }
-}
+/* The value of a dtype's bits: the reference's decoding. */
+static double dtype_value(uint64_t bits, ulpb_dtype_id dtype) { return ref_decode(&ulpb_dtypes[dtype].format, bits); }
 
 /* The next finite value of the dtype up (+1) or down (-1) from a finite one, in sign-magnitude order. */
 static uint64_t dtype_step(uint64_t bits, int up, ulpb_dtype_id dtype) {
