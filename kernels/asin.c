@@ -436,6 +436,10 @@ static inline double asin_f32_evaluate(double x, double aux) {
     (void)aux;
     return asin_f32_fast((float)x);
 }
+/* no block-wide reduction shortcut (cos_F32_NEAR_LIMIT_BITS) */
+#define asin_F32_NEAR_LIMIT_BITS 0u
+#define asin_F32_NEAR_AUX        0.0
+static inline double asin_f32_reduce_near(float x) { return (double)x; }
 
 /* No second paths: |x| >= 1 is special. In binary64 the rounding test alone sends those lanes on (the fast path
  * gives NaN for |x| > 1, NaN and infinities, and for |x| = 1 pi/2 rounded correctly, or NaN in the AVX-512 build:

@@ -216,6 +216,7 @@ static const uint32_t f32_probes[] = {0x00000000, 0x80000000, 0x00000001, 0x800c
                                       0x3effffff, 0xbf000001, 0x3f000001,             /* asin's branch threshold */
                                       0x39800000, 0x49800000, 0xc9800000, 0x497fffff,
                                       0x49800001, 0x40490fdb, 0x3fc90fdb, 0x4b000000, /* 2^20, pi */
+                                      0x40490fda, 0xc0490fda, 0xc0490fdb, /* around pi: cos's k = 0 blocks */
                                       0x5f000000, 0x7effffff};
 static const uint64_t f64_probes[] = {0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000100000000000,
                                       0x000fffffffffffff, 0x0010000000000000, 0x8010000000000000, 0x7fefffffffffffff,
