@@ -475,9 +475,12 @@ static inline float asin_h_fast(float ax) {
 #define asin_H_STAGED 0
 static inline float asin_h_reduce(float ax) { return ax; }
 static inline float asin_h_evaluate(float ax) { return asin_h_fast(ax); }
-#define asin_H_GUARD         4u
-#define asin_F16_LIMIT_BITS  0x3c01u /* |x| > 1, NaN and infinities read the table */
-#define asin_BF16_LIMIT_BITS 0x3f81u
+#define asin_H_GUARD 4u
+static inline float asin_h_reduce_near(float ax) { return ax; }
+#define asin_F16_NEAR_LIMIT_BITS  0u /* no block-wide shortcut (cos_F16_NEAR_LIMIT_BITS) */
+#define asin_BF16_NEAR_LIMIT_BITS 0u
+#define asin_F16_LIMIT_BITS       0x3c01u /* |x| > 1, NaN and infinities read the table */
+#define asin_BF16_LIMIT_BITS      0x3f81u
 
 /* The eight entry points of this ISA build (omk_internal.h): asin is odd. */
 OMK_DEFINE_KERNELS(asin, 0x8000)

@@ -4,7 +4,8 @@
  * 16-bit subnormal's key unit below the normal range), must stay below the guard, so every lane the key does not
  * flag narrows correctly (a lane is flagged within guard units of a midpoint, and the exact value lies closer to
  * its binary32 result than that; the run covers every input the path takes, so its maximum is the bound itself).
- * Also prints how many lanes the key flags. The results themselves are checked against MPFR on all 65,536 inputs
+ * Also prints how many lanes the key flags, and checks that cos's shortcut for blocks below pi (cos_h_reduce_near)
+ * gives the general path's binary32 bits. The results themselves are checked against MPFR on all 65,536 inputs
  * under every OMK_ISA by test_accuracy, and against the scalar build by test_isa. Runs in ctest (a fraction of a
  * second): ./build/half_guard_check */
 #include <inttypes.h>
@@ -42,9 +43,31 @@ static int check(const char *name, int mant_bits, int exp_bias, double (*widen)(
     return worst < guard ? 0 : 1;
 }
 
+/* cos's blocks with every |x| below pi (cos_F16_NEAR_LIMIT_BITS): the shortcut's own binary32 result */
+static float cos_h_near(float ax) { return cos_h_evaluate(cos_h_reduce_near(ax)); }
+
+/* How many inputs below the limit get other binary32 bits from the shortcut than from the general path: none, so the
+ * two paths narrow alike (a failure otherwise). */
+static uint32_t near_differences(const char *name, double (*widen)(uint16_t), uint32_t near_limit_bits) {
+    uint32_t differ = 0;
+    for (uint32_t a = 0; a < near_limit_bits; a++) {
+        const float ax = (float)widen((uint16_t)a);
+        differ += omk_bits32(cos_h_near(ax)) != omk_bits32(cos_h_fast(ax));
+    }
+    printf("%s: the shortcut's binary32 result differs from the general path's for %" PRIu32 " of %" PRIu32 "\n", name,
+           differ, near_limit_bits);
+    return differ;
+}
+
 int main(void) {
     int failed = check("cos f16", 10, 15, omk_f16_to_double, cos_h_fast, cos_f64_dd, cos_F16_LIMIT_BITS, cos_H_GUARD);
     failed |= check("cos bf16", 7, 127, omk_bf16_to_double, cos_h_fast, cos_f64_dd, cos_BF16_LIMIT_BITS, cos_H_GUARD);
+    failed |= check("cos f16 below pi", 10, 15, omk_f16_to_double, cos_h_near, cos_f64_dd, cos_F16_NEAR_LIMIT_BITS,
+                    cos_H_GUARD);
+    failed |= check("cos bf16 below pi", 7, 127, omk_bf16_to_double, cos_h_near, cos_f64_dd, cos_BF16_NEAR_LIMIT_BITS,
+                    cos_H_GUARD);
+    failed |= near_differences("cos f16", omk_f16_to_double, cos_F16_NEAR_LIMIT_BITS) != 0;
+    failed |= near_differences("cos bf16", omk_bf16_to_double, cos_BF16_NEAR_LIMIT_BITS) != 0;
     failed |= check("asin f16", 10, 15, omk_f16_to_double, asin_h_fast, asin_f64_dd, asin_F16_LIMIT_BITS, asin_H_GUARD);
     failed |=
         check("asin bf16", 7, 127, omk_bf16_to_double, asin_h_fast, asin_f64_dd, asin_BF16_LIMIT_BITS, asin_H_GUARD);

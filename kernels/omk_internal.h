@@ -440,15 +440,17 @@ typedef struct {
 #include "omk_dispatch.h"
 
 /* The 16-bit loop of the AVX-512 build, for a format with mant_bits fraction bits and exponent bias exp_bias
- * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact), a
- * vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate), the result in binary32 (signed
- * for cos) closer than guard binary32 ulps for |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit
- * format, testing whether the rounding is the correct one; the lanes it cannot settle read the table (table() gives
- * it). Splitting the conversions off the vectorized pass lets them use the conversion instructions and test 32 lanes at
- * a time (on AMD Zen 5, binary16 cos went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16.
+ * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact) and takes
+ * the largest |x|, a vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate, or one,
+ * evaluate(reduce_near(|x|)), when the largest |x| bits lie below near_limit_bits, 0 for none), the result in binary32
+ * (signed for cos) closer than guard binary32 ulps for |x| bits below limit_bits, and omk_narrow16 rounds that to the
+ * 16-bit format, testing whether the rounding is the correct one; the lanes it cannot settle read the table (table()
+ * gives it). Splitting the conversions off the vectorized pass lets them use the conversion instructions and test 32
+ * lanes at a time (on AMD Zen 5, binary16 cos went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in
+ * omk_lookup16.
  */
 #define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, staged, reduce, evaluate, limit_bits, guard, odd_sign,   \
-                          table)                                                                                       \
+                          table, near_limit_bits, reduce_near)                                                         \
     do {                                                                                                               \
         omk_redo16 redo;                                                                                               \
         redo.count = 0;                                                                                                \
@@ -459,8 +461,11 @@ typedef struct {
             if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(uint16_t)))                                             \
                 in = memcpy(copy, in, m * sizeof(uint16_t));                                                           \
             float wide[OMK_BLOCK];                                                                                     \
-            omk_widen16(in, wide, m, mant_bits, exp_bias);                                                             \
-            if (staged) {                                                                                              \
+            const uint32_t max_abs = omk_widen16(in, wide, m, mant_bits, exp_bias);                                    \
+            if (staged && (near_limit_bits) != 0 && omk_below(max_abs, near_limit_bits)) {                             \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = evaluate(reduce_near(wide[i]));                               \
+            } else if (staged) {                                                                                       \
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) wide[i] = reduce(wide[i]);                                              \
                 OMK_PRAGMA(omp simd)                                                                                   \
@@ -505,22 +510,36 @@ static inline float omk_float_from_bits(uint32_t u) {
 }
 
 /* |x[i]| widened exactly to binary32 (OMK_ARRAY_LOOP_16): its bits move into a binary32, which a product by
- * 2^(127 - exp_bias) scales, subnormals included; vcvtph2ps for binary16 in the AVX-512 build. */
-static inline void omk_widen16(const uint16_t *in, float *wide, size_t m, int mant_bits, int exp_bias) {
+ * 2^(127 - exp_bias) scales, subnormals included; vcvtph2ps for binary16 in the AVX-512 build. Returns the largest
+ * |x[i]| as bits. */
+static inline uint32_t omk_widen16(const uint16_t *in, float *wide, size_t m, int mant_bits, int exp_bias) {
     size_t i = 0;
+    uint32_t max_abs = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     const int binary16 = mant_bits == 10 && exp_bias == 15, bfloat16 = mant_bits == 7 && exp_bias == 127;
     const __m256i magnitude = _mm256_set1_epi16(0x7fff);
+    __m256i max_vector = _mm256_setzero_si256();
     for (; (binary16 || bfloat16) && i + 16 <= m; i += 16) {
         const __m256i a = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(in + i)), magnitude);
+        max_vector = _mm256_max_epu16(max_vector, a);
         if (binary16)
             _mm512_storeu_ps(wide + i, _mm512_cvtph_ps(a));
         else
             _mm512_storeu_si512((void *)(wide + i), _mm512_slli_epi32(_mm512_cvtepu16_epi32(a), 16));
     }
+    __m128i max8 = _mm_max_epu16(_mm256_castsi256_si128(max_vector), _mm256_extracti128_si256(max_vector, 1));
+    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 8));
+    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 4));
+    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 2));
+    max_abs = (uint32_t)_mm_extract_epi16(max8, 0);
 #endif
     const float scale = omk_float_from_bits((uint32_t)(254 - exp_bias) << 23);
-    for (; i < m; i++) wide[i] = omk_float_from_bits((uint32_t)(in[i] & 0x7fff) << (23 - mant_bits)) * scale;
+    for (; i < m; i++) {
+        const uint32_t a = in[i] & 0x7fffu;
+        max_abs = a > max_abs ? a : max_abs;
+        wide[i] = omk_float_from_bits(a << (23 - mant_bits)) * scale;
+    }
+    return max_abs;
 }
 
 /* The lanes of one call that OMK_ARRAY_LOOP_16 takes from the table: their positions and inputs, looked up together at
@@ -645,7 +664,9 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_special(x)                      branch-free: the result (op##_f64_dd's, tail 0) for |x| from the huge end
  *                                        bits on (NaN, infinities; asin's |x| >= 1);
  *   op##_h_fast(|x|), op##_H_GUARD, op##_F16_LIMIT_BITS, op##_BF16_LIMIT_BITS  the 16-bit kernels' binary32 path
- *                                        (OMK_ARRAY_LOOP_16), its guard and the |x| bits it leaves to the table.
+ *                                        (OMK_ARRAY_LOOP_16), its guard and the |x| bits it leaves to the table;
+ *   op##_H_STAGED, op##_h_reduce, op##_h_evaluate, op##_h_reduce_near, op##_F16_NEAR_LIMIT_BITS,
+ *   op##_BF16_NEAR_LIMIT_BITS            its stages and block-wide shortcut, as for binary32 above.
  * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
  * the 16-bit kernels (OMK_DEFINE_KERNELS_16) read tables (table16.c) that op##_<dtype>_direct fills from
  * op##_f64_dd, for every lane or for the lanes their binary32 path leaves. odd_sign: 0x8000 for odd ops, 0 for
@@ -696,7 +717,8 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
             return;                                                                                                    \
         }                                                                                                              \
         OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, op##_h_fast, op##_H_STAGED, op##_h_reduce, op##_h_evaluate,    \
-                          op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD, odd_sign, omk_table_##op##_##dtype);                \
+                          op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD, odd_sign, omk_table_##op##_##dtype,                 \
+                          op##_##DTYPE##_NEAR_LIMIT_BITS, op##_h_reduce_near);                                         \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
