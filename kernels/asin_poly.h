@@ -3,26 +3,43 @@
  *
  * On |x| <= 1/2, with z = x^2 and binary64 coefficients (Sollya fpminimax):
  *   asin x ~ x + x^3 A(z),  A(z) = K_ASIN_POLY[0] + K_ASIN_POLY[1] z + ...
- * (likewise for K_ASIN_POLY_F32, and K_ASIN_POLY_H with binary32 coefficients). Errors are rigorous bounds (Sollya
- * supnorm) on the relative error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in
- * evaluation. */
+ * (likewise for K_ASIN_POLY_F32, and K_ASIN_POLY_H with binary32 coefficients). Errors are rigorous bounds (Sollya supnorm) on the relative
+ * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_ASIN_POLY_H
 #define OMK_ASIN_POLY_H
 
 /* K_ASIN_POLY: A(z) for asin x, 14 coefficients (degree 13 in z = x^2, 29 in x).
    Relative error of the whole approximation <= 2^-63.79 (target 2^-62.00; with 13 coefficients: 2^-59.86). */
 static const double K_ASIN_POLY[] = {
-    0x1.5555555555553p-3,  0x1.33333333339e6p-4, 0x1.6db6db6d4c7a8p-5,  0x1.f1c71ca6cd0b1p-6, 0x1.6e8b9b1bffdbap-6,
-    0x1.1c4f82423673bp-6,  0x1.c98136c17fc9ap-7, 0x1.7ba10e843fd21p-7,  0x1.36d7ea5fcafbp-7,  0x1.47a7590886b0cp-7,
-    0x1.77855384043ddp-11, 0x1.959357459282ap-6, -0x1.aaf63846188cep-6, 0x1.133316d3c4cc5p-5,
+    0x1.5555555555553p-3,
+    0x1.33333333339e6p-4,
+    0x1.6db6db6d4c7a8p-5,
+    0x1.f1c71ca6cd0b1p-6,
+    0x1.6e8b9b1bffdbap-6,
+    0x1.1c4f82423673bp-6,
+    0x1.c98136c17fc9ap-7,
+    0x1.7ba10e843fd21p-7,
+    0x1.36d7ea5fcafbp-7,
+    0x1.47a7590886b0cp-7,
+    0x1.77855384043ddp-11,
+    0x1.959357459282ap-6,
+    -0x1.aaf63846188cep-6,
+    0x1.133316d3c4cc5p-5,
 };
 #define K_ASIN_POLY_COUNT 14
 
 /* K_ASIN_POLY_F32: A(z) for asin x, 9 coefficients (degree 8 in z = x^2, 19 in x).
    Relative error of the whole approximation <= 2^-43.93 (target 2^-43.00; with 8 coefficients: 2^-39.90). */
 static const double K_ASIN_POLY_F32[] = {
-    0x1.555555565a9bdp-3, 0x1.333331f267aacp-4, 0x1.6db762b50945dp-5,  0x1.f1ab4338fc66dp-6, 0x1.7027ec1c4131dp-6,
-    0x1.0e116221cf667p-6, 0x1.30da3dec40abp-6,  -0x1.6ff28353c0364p-9, 0x1.056f90aaf02f1p-5,
+    0x1.555555565a9bdp-3,
+    0x1.333331f267aacp-4,
+    0x1.6db762b50945dp-5,
+    0x1.f1ab4338fc66dp-6,
+    0x1.7027ec1c4131dp-6,
+    0x1.0e116221cf667p-6,
+    0x1.30da3dec40abp-6,
+    -0x1.6ff28353c0364p-9,
+    0x1.056f90aaf02f1p-5,
 };
 #define K_ASIN_POLY_F32_COUNT 9
 

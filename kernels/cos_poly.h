@@ -4,38 +4,54 @@
  * On |r| <= pi/4 * 1.0001, with z = r^2 and binary64 coefficients (Sollya fpminimax):
  *   cos r ~ 1 - r^2/2 + r^4 C(z),  C(z) = K_COS_POLY[0] + K_COS_POLY[1] z + ...
  *   sin r ~ r + r^3 S(z),          S(z) = K_SIN_POLY[0] + K_SIN_POLY[1] z + ...
- * K_SIN_POLY_F32 (and K_SIN_POLY_H, binary32 coefficients): the same form for sin on |r| <= pi/2 * 1.0001. Errors are
- * rigorous bounds (Sollya supnorm) on the relative error |approx / f - 1| of the exactly evaluated right-hand side,
- * before rounding in evaluation. */
+ * K_SIN_POLY_F32 (and K_SIN_POLY_H, binary32 coefficients): the same form for sin on |r| <= pi/2 * 1.0001. Errors are rigorous bounds (Sollya supnorm) on the relative
+ * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_COS_POLY_H
 #define OMK_COS_POLY_H
 
 /* K_COS_POLY: C(z) for cos r, 7 coefficients (degree 6 in z = r^2, 16 in r).
    Relative error of the whole approximation <= 2^-68.97 (target 2^-64.00; with 6 coefficients: 2^-63.92). */
 static const double K_COS_POLY[] = {
-    0x1.5555555555555p-5,  -0x1.6c16c16c16b3p-10,  0x1.a01a019ffcb4p-16,  -0x1.27e4fb5a169e8p-22,
-    0x1.1eed6f6f16589p-29, -0x1.9374383b58e64p-37, 0x1.9d9f3f9ebb711p-45,
+    0x1.5555555555555p-5,
+    -0x1.6c16c16c16b3p-10,
+    0x1.a01a019ffcb4p-16,
+    -0x1.27e4fb5a169e8p-22,
+    0x1.1eed6f6f16589p-29,
+    -0x1.9374383b58e64p-37,
+    0x1.9d9f3f9ebb711p-45,
 };
 #define K_COS_POLY_COUNT 7
 
 /* K_SIN_POLY: S(z) for sin r, 10 coefficients (degree 9 in z = r^2, 21 in r).
    Relative error of the whole approximation <= 2^-64.25 (target 2^-64.00; with 9 coefficients: 2^-63.94). */
 static const double K_SIN_POLY[] = {
-    -0x1.5555555555555p-3, 0x1.1111111110fb9p-7,  -0x1.a01a019fa2708p-13, 0x1.71de390f30d41p-19, -0x1.ae6066bd51acfp-26,
-    0x1.59cb4259d00b1p-33, 0x1.e72fa229366e9p-38, -0x1.76ffe8a2f5fd4p-37, 0x1.1f79a8c4f1641p-37, -0x1.761b40a9aabdep-39,
+    -0x1.5555555555555p-3,
+    0x1.1111111110fb9p-7,
+    -0x1.a01a019fa2708p-13,
+    0x1.71de390f30d41p-19,
+    -0x1.ae6066bd51acfp-26,
+    0x1.59cb4259d00b1p-33,
+    0x1.e72fa229366e9p-38,
+    -0x1.76ffe8a2f5fd4p-37,
+    0x1.1f79a8c4f1641p-37,
+    -0x1.761b40a9aabdep-39,
 };
 #define K_SIN_POLY_COUNT 10
 
 /* K_SIN_POLY_F32: S(z) for sin r, |r| <= pi/2 (binary32 path), 6 coefficients (degree 5 in z = r^2, 13 in r).
    Relative error of the whole approximation <= 2^-43.72 (target 2^-43.00; with 5 coefficients: 2^-35.30). */
 static const double K_SIN_POLY_F32[] = {
-    -0x1.55555555470f9p-3, 0x1.1111110a53d5bp-7,   -0x1.a019fd586f49ep-13,
-    0x1.71dcf81a50c9ep-19, -0x1.ae03ee6ceb401p-26, 0x1.52db3368857afp-33,
+    -0x1.55555555470f9p-3,
+    0x1.1111110a53d5bp-7,
+    -0x1.a019fd586f49ep-13,
+    0x1.71dcf81a50c9ep-19,
+    -0x1.ae03ee6ceb401p-26,
+    0x1.52db3368857afp-33,
 };
 #define K_SIN_POLY_F32_COUNT 6
 
-/* K_SIN_POLY_H: S(z) for sin r, |r| <= pi/2 * 1.005, binary32 (16-bit kernels), 4 coefficients (degree 3 in z = r^2, 9
-   in r). Relative error of the whole approximation <= 2^-27.14 (target 2^-22.00; with 3 coefficients: 2^-19.72). */
+/* K_SIN_POLY_H: S(z) for sin r, |r| <= pi/2 * 1.005, binary32 (16-bit kernels), 4 coefficients (degree 3 in z = r^2, 9 in r).
+   Relative error of the whole approximation <= 2^-27.14 (target 2^-22.00; with 3 coefficients: 2^-19.72). */
 static const float K_SIN_POLY_H[] = {
     -0x1.55554cp-3,
     0x1.110ed6p-7,
