@@ -548,10 +548,11 @@ static inline float cos_h_reduce(float ax) {
     return omk_float_from_bits(omk_bits32(d) ^ (omk_bits32(shifted) << 31));
 }
 /* A block whose |x| all lie below pi (the limits: the 16-bit values nearest pi, above it) has k = 1 in every lane but
- * the smallest ones, whose k = 0 gives the same d': cos_h_reduce without k, which the AVX-512 loop runs in one pass
- * with the polynomial for such blocks. The same binary32 bits on every input below the limits (half_guard_check);
- * binary16 cos took 0.80-0.81 and bfloat16 0.79-0.80 of the time on [-pi, pi], 1.02 and 1.03 on [-10^4, 10^4] (omk_ab
- * against commit 6654d0d in both orders, same outputs). */
+ * the smallest ones (|x| below about 2^-23.3, k = 0): cos_h_reduce with k = 1, which the AVX-512 loop runs in one pass
+ * with the polynomial for such blocks. In those smallest lanes d' may be an ulp off the general path's (pi/2 - |x|
+ * against pi/2 + |x| rounded), but sin is flat there and both give 1: the same binary32 bits on every input below the
+ * limits (half_guard_check); binary16 cos took 0.80-0.81 and bfloat16 0.79-0.80 of the time on [-pi, pi], 1.02 and 1.03
+ * on [-10^4, 10^4] (omk_ab against commit 6654d0d in both orders, same outputs). */
 static inline float cos_h_reduce_near(float ax) { return -((ax - K_PIO2_F32_1) - K_PIO2_F32_2); }
 #define cos_F16_NEAR_LIMIT_BITS  0x4249u
 #define cos_BF16_NEAR_LIMIT_BITS 0x404au
