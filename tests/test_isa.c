@@ -169,6 +169,59 @@ static void all_inputs_match_scalar(void **state) {
     free(x), free(want), free(got);
 }
 
+/* binary32 inputs whose blocks all lie below pi, where cos reduces with k known (cos_f32_reduce_near): any bits below
+ * 0x40490fdb (the binary32 nearest pi, above it), uniform values in [-pi, pi], zeros, subnormals and the largest
+ * input below the limit; some blocks get one lane at or above the limit, so calls switch between the two paths. */
+static void blocks_below_pi_match_scalar(void **state) {
+    (void)state;
+    enum { N = 128 * 97 + 45 };
+    float *x = malloc(N * sizeof *x), *want = malloc(N * sizeof *x), *got = malloc(N * sizeof *x);
+    for (size_t i = 0; i < N; i++) {
+        const uint64_t r = next_random();
+        const uint32_t sign = (uint32_t)(r >> 63) << 31;
+        uint32_t bits;
+        switch (r % 5) {
+        case 0:
+        case 1:
+            bits = (uint32_t)((r >> 8) % 0x40490fdbu);
+            break;
+        case 2: {
+            const float v = (float)((double)(uint32_t)(r >> 16) * 0x1p-32 * 3.14159265358979);
+            memcpy(&bits, &v, 4);
+            break;
+        }
+        case 3:
+            bits = (uint32_t)(r >> 8) % 0x00800000u; /* zero or subnormal */
+            break;
+        default:
+            bits = (r & 16) ? 0x40490fdau : 0x3fc90fdbu; /* the last below the limit, pi/2 */
+            break;
+        }
+        bits |= sign;
+        memcpy(&x[i], &bits, 4);
+    }
+    for (size_t block = 3; block * 128 < N; block += 7) { /* one lane at or above the limit */
+        const uint32_t above = block % 2 ? 0x40490fdbu : 0xc0490fdbu + (uint32_t)block;
+        memcpy(&x[block * 128 + block % 128], &above, 4);
+    }
+    for (int isa = 1; isa < OMK_ISA_COUNT; isa++) {
+        if (!omk_isa_supported((omk_isa)isa)) continue;
+        for (size_t k = 0; k < KERNEL_COUNT; k++) {
+            const kernel *kn = &kernels[k];
+            if (kn->bytes != 4) continue;
+            kn->build[OMK_ISA_SCALAR](x, want, N);
+            kn->build[isa](x, got, N);
+            expect_same(kn, isa, (const unsigned char *)x, (unsigned char *)got, (unsigned char *)want, N,
+                        "blocks below pi");
+            memcpy(got, x, N * sizeof *x);
+            kn->build[isa](got, got, N);
+            expect_same(kn, isa, (const unsigned char *)x, (unsigned char *)got, (unsigned char *)want, N,
+                        "blocks below pi, in place");
+        }
+    }
+    free(x), free(want), free(got);
+}
+
 /* Random tails of every length 0..MAX_LEN (n == 0 with NULL pointers too), in place and shifted
  * off alignment. */
 static void random_tails_in_place_unaligned(void **state) {
@@ -550,6 +603,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(dispatch_follows_omk_isa), /* first: before anything else sets OMK_ISA */
         cmocka_unit_test(omk_isa_values),
         cmocka_unit_test(all_inputs_match_scalar),
+        cmocka_unit_test(blocks_below_pi_match_scalar),
         cmocka_unit_test(random_tails_in_place_unaligned),
         cmocka_unit_test(probes_in_every_lane),
         cmocka_unit_test(block_edges),
