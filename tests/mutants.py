@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 2 hours for all 50 on two cores, 2 to 8 minutes per mutant (most of it the rebuilds of the kernels' builds
+About 2 hours for all 52 on two cores, 2 to 8 minutes per mutant (most of it the rebuilds of the kernels' builds
 and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test run
 of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes.
@@ -156,6 +156,11 @@ MUTANTS = [
     ("binary32 blocks: the redo loop runs past a partial block's end, over flags never set",
      "kernels/omk_internal.h", "            for (size_t i = 0; i < m; i++)                                                                             \\\n                if (flagged[i])",
      "            for (size_t i = 0; i < OMK_BLOCK_F32; i++)                                                                 \\\n                if (flagged[i])"),
+    ("binary32 cos: the shortcut for blocks below pi (k = 0) taken up to 2 pi, where k is 1",
+     "kernels/cos.c", "#define cos_F32_NEAR_LIMIT_BITS 0x40490fdbu", "#define cos_F32_NEAR_LIMIT_BITS 0x40c90fdbu"),
+    ("binary16 cos: the shortcut for blocks below pi taken up to 2 pi, where k is 2 (just above pi the shortcut happens"
+     " to give the same bits: sin is flat there)",
+     "kernels/cos.c", "#define cos_F16_NEAR_LIMIT_BITS  0x4249u", "#define cos_F16_NEAR_LIMIT_BITS  0x4649u"),
 ]
 
 
