@@ -175,6 +175,20 @@ static double two_decimals_down(double x) {
     return hundredths / 100;
 }
 
+/* A ratio as printed, rounded down: two decimals, or three significant digits from 10^4 on (only an edited file holds
+ * such ratios; x * 100 would overflow near the largest double): the exact decimal expansion, which glibc prints for
+ * enough digits (a double of at least 10^4 has at most 309 before the point and 40 after), cut after the third. */
+static void ratio_text_down(char *text, size_t size, double x) {
+    if (x < 1e4) {
+        snprintf(text, size, "%.2f", two_decimals_down(x));
+        return;
+    }
+    char digits[400];
+    snprintf(digits, sizeof digits, "%.360e", x); /* "d.ddd...e+XX" */
+    const char *exponent = strchr(digits, 'e');   /* none only for infinity, which the readers refuse */
+    snprintf(text, size, "%.4se%s", digits, exponent ? exponent + 1 : "");
+}
+
 /* Per run: its date, CPU, build, command, CPU affinity, and with several runs how many of its memcpy rows ran below
  * ULPB_TARGETS_QUIET_SHARE of the fastest run's (a machine shared with other work shows there). */
 static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *const *benchmarks,
@@ -365,12 +379,10 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
             fprintf(out, "– | – | not measured (%s) |\n", f[0].why);
             continue;
         }
-        lo = two_decimals_down(lo), hi = two_decimals_down(hi);
-        /* far beyond any target (only an edited file holds such ratios): three digits keep the cell readable */
         char lo_text[32], hi_text[32];
-        snprintf(lo_text, sizeof lo_text, lo < 1e4 ? "%.2f" : "%.3g", lo);
-        snprintf(hi_text, sizeof hi_text, hi < 1e4 ? "%.2f" : "%.3g", hi);
-        if (lo == hi)
+        ratio_text_down(lo_text, sizeof lo_text, lo);
+        ratio_text_down(hi_text, sizeof hi_text, hi);
+        if (strcmp(lo_text, hi_text) == 0)
             snprintf(ratios, sizeof ratios, "%s×", lo_text);
         else
             snprintf(ratios, sizeof ratios, "%s–%s×", lo_text, hi_text);
@@ -382,7 +394,7 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         if (count > 1) fprintf(out, " (%d of %d run%s", met, measured, measured == 1 ? "" : "s");
         if (loaded) { /* and what the loaded runs, kept, would have given */
             char lowest[32];
-            snprintf(lowest, sizeof lowest, "%.2f", two_decimals_down(lo_all));
+            ratio_text_down(lowest, sizeof lowest, lo_all);
             fprintf(out, "; %d loaded left out%s, with them %d of %d, lowest %s×", loaded,
                     too_few ? ", no fewer than the runs kept" : "", met + met_loaded, measured + loaded, lowest);
         }

@@ -306,7 +306,15 @@ static void targets_compare_same_round_ratios(void **state) {
     docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1e300, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
     docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.5, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
     assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
-    assert_row(table, "| 0.50–1e+300× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
+    assert_row(table, "| 0.50–1.00e+300× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+    cJSON_Delete(docs[1]);
+    /* near the largest double (x 100 overflows) and with a fourth digit that would round up: still rounded down */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.7e308, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 12399, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| 1.23e+04–1.69e+308× | sleef-u10-avx512 | yes (2 of 2 runs) |\n");
     free(table);
     cJSON_Delete(docs[0]);
     cJSON_Delete(docs[1]);
