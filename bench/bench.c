@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "omk.h"
+#include "quantile.h"
 #include "result_io.h"
 
 /* ---- sizes, rounds and inputs -------------------------------------------------------------- */
@@ -137,20 +138,6 @@ bool ulpb_bench_selects(const ulpb_bench_spec *spec, const ulpb_entry *e) {
 
 /* ---- statistics ---------------------------------------------------------------------------- */
 
-static int compare_doubles(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Linear interpolation between order statistics; sorts v. */
-static double quantile(double *v, int n, double q) {
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    const double pos = q * (n - 1);
-    const int lo = (int)pos;
-    const double frac = pos - lo;
-    return frac == 0 || lo + 1 >= n ? v[lo] : v[lo] + frac * (v[lo + 1] - v[lo]);
-}
-
 /* ---- timing -------------------------------------------------------------------------------- */
 
 static double elapsed_ns(clockid_t clock, const struct timespec *t0) {
@@ -195,7 +182,7 @@ static double cpu_clock_overhead_ns(void) {
     enum { TRIALS = 63 };
     double cost[TRIALS];
     for (int i = 0; i < TRIALS; i++) cost[i] = ulpb_bench_time_pass(NULL, 0, NULL, NULL, 0, 0).cpu_ns;
-    return quantile(cost, TRIALS, 0.5);
+    return ulpb_quantile(cost, TRIALS, 0.5);
 }
 
 void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order) {
@@ -272,10 +259,10 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
         res->group_first = first;
         res->group_count = g->count;
         memcpy(tmp, &cpu[m * rounds], sizeof *tmp * (size_t)rounds);
-        res->cpu_ns_per_element = quantile(tmp, rounds, 0.5);
+        res->cpu_ns_per_element = ulpb_quantile(tmp, rounds, 0.5);
         memcpy(tmp, &wall[m * rounds], sizeof *tmp * (size_t)rounds);
-        res->ns_per_element = quantile(tmp, rounds, 0.5);
-        const double p10 = quantile(tmp, rounds, 0.1), p90 = quantile(tmp, rounds, 0.9);
+        res->ns_per_element = ulpb_quantile(tmp, rounds, 0.5);
+        const double p10 = ulpb_quantile(tmp, rounds, 0.1), p90 = ulpb_quantile(tmp, rounds, 0.9);
         res->spread = res->ns_per_element > 0 ? (p90 - p10) / res->ns_per_element : 0.0;
         for (int k = 0; k < g->count; k++) res->ratio[k] = ulpb_bench_round_ratio(wall, rounds, m, k, tmp);
     }
@@ -285,7 +272,7 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
 
 double ulpb_bench_round_ratio(const double *wall_ns, int rounds, int m, int k, double *scratch) {
     for (int r = 0; r < rounds; r++) scratch[r] = wall_ns[k * rounds + r] / wall_ns[m * rounds + r];
-    return quantile(scratch, rounds, 0.5);
+    return ulpb_quantile(scratch, rounds, 0.5);
 }
 
 /* The available selected entries of (op, dtype), in registry order; stores the first

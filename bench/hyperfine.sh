@@ -19,16 +19,21 @@ if [ $# -lt 2 ]; then
   sed -n '2,15p' "$0" >&2
   exit 2
 fi
+if [ ! -f "$1" ] || [ ! -x "$1" ]; then
+  echo "hyperfine.sh: $1 is not an executable file (the ulpbench to time)" >&2
+  exit 2
+fi
 ulpbench=$(realpath "$1")
 out=$2
 shift 2
 command -v hyperfine >/dev/null || { echo "hyperfine.sh: hyperfine not found (apt-get install hyperfine)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
+part=
+trap 'rm -rf -- "$tmp" ${part:+"$part"}' EXIT # set before the second mktemp, which may fail
 # hyperfine makes its export file when it starts and fills it at the end: it writes beside OUT, renamed into place
 # only after a complete run, so an interrupted or failed run leaves an earlier OUT as it was
 part=$(mktemp "$(dirname -- "$out")/.$(basename -- "$out").XXXXXX") || exit 2
-trap 'rm -rf "$tmp" "$part"' EXIT
 
 # A NumPy format 1.0 file: magic, version, little-endian header length, the header dict padded
 # with spaces to a multiple of 64 bytes including its newline, then the raw little-endian data.

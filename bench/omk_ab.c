@@ -10,6 +10,7 @@
  * Prints the median ns per element of each, the median of the per-round time ratios B/A with P10 and P90, and how many
  * outputs differ. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
@@ -19,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "quantile.h"
 
 enum { BLOCKS = 32, BLOCK = 4096, MAX_ROUNDS = 10000 }; /* as ulpbench bench */
 
@@ -39,9 +42,27 @@ static uint64_t splitmix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-static int by_value(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+/* s for a message: control characters (from arguments or the environment) as '?', at most size - 1 bytes */
+static const char *printable(const char *s, char *buf, size_t size) {
+    size_t n = 0;
+    for (; s[n] && n + 1 < size; n++) buf[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? '?' : s[n];
+    buf[n] = 0;
+    return buf;
+}
+
+/* A count in decimal digits alone: strtol and strtoull would take leading blanks and signs (" -1" as 2^64 - 1). */
+static int parse_count(const char *text, unsigned long long *out) {
+    char *end;
+    errno = 0;
+    *out = strtoull(text, &end, 10);
+    return !(*text >= '0' && *text <= '9') || errno || *end;
+}
+
+/* Everything printed goes to stdout; a full disk or closed pipe must not pass for a finished run. */
+static int finish_stdout(void) {
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    fprintf(stderr, "omk_ab: cannot write the results to standard output: %s\n", strerror(errno));
+    return 2;
 }
 
 static void print_usage(FILE *to) {
@@ -62,13 +83,15 @@ static int usage(const char *why) {
     return 2;
 }
 
-/* A finite number: strtod's ERANGE is taken for an underflow (a subnormal bound such as 1e-320), refused for an
- * overflow. */
+/* A finite number: strtod's ERANGE is taken for an underflow to a subnormal (a bound such as 1e-320), refused for an
+ * overflow and for an underflow to zero (1e-400 would time [0, HI] under the label [1e-400, HI]). */
 static int parse_double(const char *text, double *out) {
+    if (isspace((unsigned char)*text)) return 1; /* strtod skips blanks and newlines, which the label would print */
     char *end;
     errno = 0;
     *out = strtod(text, &end);
-    return (errno && !(errno == ERANGE && fabs(*out) <= DBL_MIN)) || end == text || *end || !isfinite(*out);
+    return (errno && !(errno == ERANGE && fabs(*out) <= DBL_MIN && *out != 0)) || end == text || *end ||
+           !isfinite(*out);
 }
 
 /* One call of kernel fn (elements of elem bytes: 8 binary64, 4 binary32, 2 the 16-bit types). */
@@ -89,10 +112,11 @@ static double time_pass(void *fn, size_t elem, const unsigned char *in, void *ou
 }
 
 int main(int argc, char **argv) {
+    /* help where an argument or an option's name stands, not as an option's value (--seed -h) */
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        if ((i < 5 || (i - 5) % 2 == 0) && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
             print_usage(stdout);
-            return 0;
+            return finish_stdout();
         }
     for (int i = 1; i < argc && i < 5; i++)
         if (!strncmp(argv[i], "--", 2)) return usage("options come after LIB_A LIB_B OP DTYPE");
@@ -112,8 +136,9 @@ int main(int argc, char **argv) {
         char why[160];
         if (strcmp(option, "--range") && strcmp(option, "--nan-every") && strcmp(option, "--rounds") &&
             strcmp(option, "--seed")) {
-            snprintf(why, sizeof why, "unknown option '%.60s': options are --range, --nan-every, --rounds and --seed",
-                     option);
+            char shown[61];
+            snprintf(why, sizeof why, "unknown option '%s': options are --range, --nan-every, --rounds and --seed",
+                     printable(option, shown, sizeof shown));
             return usage(why);
         }
         if (i + 1 >= argc) {
@@ -141,44 +166,43 @@ int main(int argc, char **argv) {
                                    : elem == 2 && dtype[0] == 'b' ? 0x1.fep127
                                                                   : 65504.0;
             if (fabs(lo) > largest || fabs(hi) > largest) {
-                snprintf(why, sizeof why, "--range %.60s leaves %s's finite range (largest %g)", value, dtype, largest);
+                char shown[61];
+                snprintf(why, sizeof why, "--range %s leaves %s's finite range (largest %g)",
+                         printable(value, shown, sizeof shown), dtype, largest);
                 return usage(why);
             }
         } else if (!strcmp(option, "--nan-every")) {
-            char *end;
-            errno = 0;
-            nan_every = strtol(value, &end, 10);
-            if (errno || *end || end == value || nan_every < 1 || nan_every > BLOCKS * BLOCK)
-                return usage("bad --nan-every");
+            unsigned long long count;
+            if (parse_count(value, &count) || count < 1 || count > BLOCKS * BLOCK) return usage("bad --nan-every");
+            nan_every = (long)count;
         } else if (!strcmp(option, "--rounds")) {
-            char *end;
-            errno = 0;
-            rounds = strtol(value, &end, 10);
-            if (errno || *end || end == value || rounds < 1 || rounds > MAX_ROUNDS) return usage("bad --rounds");
-        } else {
-            char *end;
-            errno = 0;
-            seed = strtoull(value, &end, 10);
-            if (errno || *end || end == value || *value == '-') return usage("bad --seed");
+            unsigned long long count;
+            if (parse_count(value, &count) || count < 1 || count > MAX_ROUNDS) return usage("bad --rounds");
+            rounds = (long)count;
+        } else if (parse_count(value, &seed)) {
+            return usage("bad --seed");
         }
     }
     char symbol[32];
     snprintf(symbol, sizeof symbol, "omk_%s_%s", op, dtype);
     void *fn[2], *handle[2];
+    char lib_shown[2][256]; /* the paths as messages print them */
+    for (int k = 0; k < 2; k++) printable(argv[1 + k], lib_shown[k], sizeof lib_shown[k]);
     for (int k = 0; k < 2; k++) {
         /* a name without '/' would be searched in the system's library path, not taken as this file */
         if (!strchr(argv[1 + k], '/')) {
-            fprintf(stderr, "omk_ab: give a path with a '/' (./libomk.so), not '%s'\n", argv[1 + k]);
+            fprintf(stderr, "omk_ab: give a path with a '/' (./libomk.so), not '%s'\n", lib_shown[k]);
             return 2;
         }
         void *lib = handle[k] = dlopen(argv[1 + k], RTLD_NOW | RTLD_LOCAL);
         if (!lib) {
-            fprintf(stderr, "omk_ab: cannot load %s: %s\n", argv[1 + k], dlerror());
+            char reason[512];
+            fprintf(stderr, "omk_ab: cannot load %s: %s\n", lib_shown[k], printable(dlerror(), reason, sizeof reason));
             return 2;
         }
         fn[k] = dlsym(lib, symbol);
         if (!fn[k]) {
-            fprintf(stderr, "omk_ab: %s has no %s\n", argv[1 + k], symbol);
+            fprintf(stderr, "omk_ab: %s has no %s\n", lib_shown[k], symbol);
             return 2;
         }
     }
@@ -188,8 +212,11 @@ int main(int argc, char **argv) {
     const char *forced_isa = getenv("OMK_ISA"), *forced_half16 = getenv("OMK_HALF16");
     if (forced_isa && !*forced_isa) forced_isa = NULL; /* empty: no choice, for libomk too */
     if (forced_half16 && !*forced_half16) forced_half16 = NULL;
+    char isa_shown[64] = "", half16_shown[64] = "";
+    if (forced_isa) printable(forced_isa, isa_shown, sizeof isa_shown);
+    if (forced_half16) printable(forced_half16, half16_shown, sizeof half16_shown);
     if (forced_half16 && strcmp(forced_half16, "table") && strcmp(forced_half16, "compute")) {
-        fprintf(stderr, "omk_ab: OMK_HALF16=%s is no 16-bit method (table or compute)\n", forced_half16);
+        fprintf(stderr, "omk_ab: OMK_HALF16=%s is no 16-bit method (table or compute)\n", half16_shown);
         return 2;
     }
     const char *isa[2], *half16[2];
@@ -200,13 +227,13 @@ int main(int argc, char **argv) {
         isa[k] = isa_in_use ? isa_in_use() : "unknown";
         half16[k] = half16_method ? half16_method() : "unknown";
         if (forced_isa && strcmp(forced_isa, isa[k])) {
-            fprintf(stderr, "omk_ab: OMK_ISA=%s is no build %s runs on this CPU (it runs %s)\n", forced_isa,
-                    argv[1 + k], isa[k]);
+            fprintf(stderr, "omk_ab: OMK_ISA=%s is no build %s runs on this CPU (it runs %s)\n", isa_shown,
+                    lib_shown[k], isa[k]);
             return 2;
         }
         if (elem == 2 && forced_half16 && half16_method && strcmp(forced_half16, half16[k])) {
-            fprintf(stderr, "omk_ab: OMK_HALF16=%s needs omk's avx512 build; %s runs the %s build's %s\n",
-                    forced_half16, argv[1 + k], isa[k], half16[k]);
+            fprintf(stderr, "omk_ab: OMK_HALF16=%s needs omk's avx512 build; %s runs the %s build's %s\n", half16_shown,
+                    lib_shown[k], isa[k], half16[k]);
             return 2;
         }
     }
@@ -216,7 +243,7 @@ int main(int argc, char **argv) {
     if (elem == 2) {
         *(void **)&narrow = dlsym(handle[0], strcmp(dtype, "f16") ? "omk_f32_to_bf16" : "omk_f32_to_f16");
         if (!narrow) {
-            fprintf(stderr, "omk_ab: %s has no conversion to %s\n", argv[1], dtype);
+            fprintf(stderr, "omk_ab: %s has no conversion to %s\n", lib_shown[0], dtype);
             return 2;
         }
     }
@@ -284,9 +311,6 @@ int main(int argc, char **argv) {
         }
         ratio[r] = time_b[r] / time_a[r];
     }
-    qsort(time_a, (size_t)rounds, sizeof *time_a, by_value);
-    qsort(time_b, (size_t)rounds, sizeof *time_b, by_value);
-    qsort(ratio, (size_t)rounds, sizeof *ratio, by_value);
     if (range_text) {
         const char *comma = strchr(range_text, ',');
         printf("%s %s on [%.*s, %s]", op, dtype, (int)(comma - range_text), range_text, comma + 1);
@@ -299,11 +323,13 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 2; k++)
         printf("%c runs the %s build%s%s\n", "AB"[k], isa[k], elem == 2 ? ", 16-bit types: " : "",
                elem == 2 ? half16[k] : "");
-    printf("A %s: %.3f ns/element (median)\nB %s: %.3f ns/element (median)\n", argv[1],
-           time_a[rounds / 2] / (double)total * 1e9, argv[2], time_b[rounds / 2] / (double)total * 1e9);
-    printf("time B/A, median of the per-round ratios: %.3f (P10 %.3f, P90 %.3f)\n", ratio[rounds / 2],
-           ratio[rounds / 10], ratio[rounds * 9 / 10]);
+    const int n = (int)rounds; /* the same interpolated quantiles as ulpbench bench */
+    printf("A %s: %.3f ns/element (median)\nB %s: %.3f ns/element (median)\n", lib_shown[0],
+           ulpb_quantile(time_a, n, 0.5) / (double)total * 1e9, lib_shown[1],
+           ulpb_quantile(time_b, n, 0.5) / (double)total * 1e9);
+    printf("time B/A, median of the per-round ratios: %.3f (P10 %.3f, P90 %.3f)\n", ulpb_quantile(ratio, n, 0.5),
+           ulpb_quantile(ratio, n, 0.1), ulpb_quantile(ratio, n, 0.9));
     printf("outputs that differ: %zu of %zu\n", differ, total);
     free(in), free(out_a), free(out_b), free(seconds);
-    return 0;
+    return finish_stdout();
 }

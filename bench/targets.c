@@ -26,7 +26,8 @@ static const cJSON *find_row(const cJSON *benchmarks, const char *run_name) {
     return NULL;
 }
 
-/* The first run_name that a later row repeats; NULL when every row's is its own. */
+/* The first run_name that a later row repeats; NULL when every row's is its own (rows_refused has capped their count,
+ * which keeps this quadratic search short). */
 static const char *repeated_run_name(const cJSON *benchmarks) {
     const cJSON *row;
     cJSON_ArrayForEach(row, benchmarks) {
@@ -36,15 +37,41 @@ static const char *repeated_run_name(const cJSON *benchmarks) {
     return NULL;
 }
 
-/* The first row whose elements_per_ns is present but no positive number, or NULL: the quiet-run test and the table
- * read those speeds, which a hand-edited file could make negative or infinite. */
-static const cJSON *row_with_bad_speed(const cJSON *benchmarks) {
+static bool positive_number(const cJSON *item) {
+    return cJSON_IsNumber(item) && item->valuedouble > 0 && isfinite(item->valuedouble);
+}
+
+/* Whether a file's rows are some that ulpbench bench could have written, else why not (in why): no more rows than one
+ * run writes (every entry at every size, for the two input sets of cos), each an object with a name and run_name,
+ * and every elements_per_ns and ratio_to_<impl> a positive number (the quiet-run test and the table read them, and a
+ * hand-edited file could make them negative or infinite). */
+static bool rows_refused(const cJSON *benchmarks, char *why, size_t why_len) {
+    const size_t most = ulpb_entry_count * ULPB_BENCH_MAX_SIZES * 2;
+    if ((size_t)cJSON_GetArraySize(benchmarks) > most) {
+        snprintf(why, why_len, "more rows (%d) than a run of ulpbench bench writes (%zu)",
+                 cJSON_GetArraySize(benchmarks), most);
+        return true;
+    }
+    int index = 0;
     const cJSON *row;
     cJSON_ArrayForEach(row, benchmarks) {
-        const cJSON *speed = cJSON_GetObjectItem(row, "elements_per_ns");
-        if (speed && !(cJSON_IsNumber(speed) && speed->valuedouble > 0 && isfinite(speed->valuedouble))) return row;
+        const char *run_name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+        if (!cJSON_IsObject(row) || !run_name || !cJSON_IsString(cJSON_GetObjectItem(row, "name"))) {
+            snprintf(why, why_len, "benchmarks[%d] is not a result (an object with a name and a run_name)", index);
+            return true;
+        }
+        const cJSON *field;
+        cJSON_ArrayForEach(field, row) {
+            const bool checked =
+                strcmp(field->string, "elements_per_ns") == 0 || strncmp(field->string, "ratio_to_", 9) == 0;
+            if (checked && !positive_number(field)) {
+                snprintf(why, why_len, "the row '%.80s': its %.80s is not a positive number", run_name, field->string);
+                return true;
+            }
+        }
+        index++;
     }
-    return NULL;
+    return false;
 }
 
 /* elements_per_ns of the row run_name; NAN when there is none. */
@@ -155,12 +182,16 @@ static const char *const same_environment[] = {
 /* The fields that tell one run from another. */
 static const char *const run_identity[] = {"date", "command"};
 
-/* The first of those fields and of same_environment that context lacks as a string, or NULL. */
+/* The first of those fields and of same_environment that context lacks as a string (isa_available: as an array of
+ * strings), or NULL. */
 static const char *missing_context_field(const cJSON *context) {
     for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++)
         if (!cJSON_IsString(cJSON_GetObjectItem(context, same_environment[k]))) return same_environment[k];
     for (size_t k = 0; k < sizeof run_identity / sizeof run_identity[0]; k++)
         if (!cJSON_IsString(cJSON_GetObjectItem(context, run_identity[k]))) return run_identity[k];
+    const cJSON *isas = cJSON_GetObjectItem(context, "isa_available"), *isa;
+    if (!cJSON_IsArray(isas)) return "isa_available";
+    cJSON_ArrayForEach(isa, isas) if (!cJSON_IsString(isa)) return "isa_available";
     return NULL;
 }
 
@@ -257,24 +288,22 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                      names[i]);
             return -1;
         }
-        /* a row listed twice (a hand-edited or concatenated file) would let the first copy decide unseen */
-        const char *repeated = repeated_run_name(benchmarks[i]);
-        if (repeated) {
-            snprintf(err, err_len, "%s: the row '%.*s' appears more than once", names[i], 80, repeated);
-            return -1;
-        }
-        const cJSON *bad_speed = row_with_bad_speed(benchmarks[i]);
-        if (bad_speed) {
-            const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(bad_speed, "run_name"));
-            snprintf(err, err_len, "%s: the row '%.*s' has an elements_per_ns that is not a positive number", names[i],
-                     80, name ? name : "?");
-            return -1;
-        }
         /* without them a file says nothing of where it was measured, and a copy of a run could not be told apart */
         const char *missing = missing_context_field(contexts[i]);
         if (missing) {
             snprintf(err, err_len, "%s: its context has no \"%s\" (not the JSON of ulpbench bench or report)", names[i],
                      missing);
+            return -1;
+        }
+        char why[256];
+        if (rows_refused(benchmarks[i], why, sizeof why)) {
+            snprintf(err, err_len, "%s: %s", names[i], why);
+            return -1;
+        }
+        /* a row listed twice (a hand-edited or concatenated file) would let the first copy decide unseen */
+        const char *repeated = repeated_run_name(benchmarks[i]);
+        if (repeated) {
+            snprintf(err, err_len, "%s: the row '%.*s' appears more than once", names[i], 80, repeated);
             return -1;
         }
         for (size_t k = 0; k < sizeof same_environment / sizeof same_environment[0]; k++) {
@@ -285,6 +314,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                          names[i], key, a, b);
                 return -1;
             }
+        }
+        /* the peers a run could measure (ULPB_DISABLE_ISA makes this CPU act as another) */
+        if (!cJSON_Compare(cJSON_GetObjectItem(contexts[0], "isa_available"),
+                           cJSON_GetObjectItem(contexts[i], "isa_available"), true)) {
+            snprintf(err, err_len, "%s and %s were run in different environments (isa_available differs)", names[0],
+                     names[i]);
+            return -1;
         }
         /* a run given twice (or a copy of it) would count twice; two runs of one command within the date's second
          * differ in their results */

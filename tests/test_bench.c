@@ -173,8 +173,9 @@ static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) 
         text, sizeof text,
         "{\"context\": {\"date\": \"d%d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\","
         " \"compiler\": \"g\", \"library_build_type\": \"release\", \"omk_half16\": \"compute\", \"glibc\": \"2\","
-        " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\"},"
-        " \"benchmarks\": [{\"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
+        " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\", \"isa_available\": [\"scalar\", \"avx2\", "
+        "\"avx512\"]},"
+        " \"benchmarks\": [{\"name\": \"n\", \"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
         ++runs, isa, dtype, ratios);
     cJSON *doc = cJSON_Parse(text);
     assert_non_null(doc);
@@ -187,6 +188,7 @@ static cJSON *bench_doc_with_memcpy(const char *dtype, const char *ratios, doubl
     cJSON *row = cJSON_CreateObject();
     char name[64];
     snprintf(name, sizeof name, "asin/%s/memcpy/4096/unit", dtype);
+    cJSON_AddStringToObject(row, "name", name);
     cJSON_AddStringToObject(row, "run_name", name);
     cJSON_AddNumberToObject(row, "elements_per_ns", memcpy_speed);
     cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "benchmarks"), row);
@@ -241,7 +243,8 @@ static void targets_compare_same_round_ratios(void **state) {
 
     /* 0.8 - 2^-53 times 100 rounds to 80: printed as 0.80, it would read as reaching the 16 Mi target it misses */
     cJSON *memory_bound = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02", "avx512");
-    cJSON *row = cJSON_Parse("{\"run_name\": \"asin/f64/omk/16777216/unit\", \"ratio_to_memcpy\": 0.7999999999999999}");
+    cJSON *row = cJSON_Parse(
+        "{\"name\": \"n\", \"run_name\": \"asin/f64/omk/16777216/unit\", \"ratio_to_memcpy\": 0.7999999999999999}");
     cJSON_AddItemToArray(cJSON_GetObjectItem(memory_bound, "benchmarks"), row);
     assert_int_equal(targets_of(&memory_bound, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| 16 Mi | ≥ 0.80× | 0.79× | memcpy | no |\n");
@@ -278,6 +281,7 @@ static void targets_compare_same_round_ratios(void **state) {
     snprintf(ratios, sizeof ratios, "%s, \"ratio_to_sleef-u10-avx512\": 3.5", peers_ratios);
     for (int all = 1; all >= 0; all--) {
         docs[0] = bench_doc("f16", all ? ratios : peers_ratios, "avx512");
+        cJSON_DeleteItemFromObject(cJSON_GetObjectItem(docs[0], "context"), "isa_available");
         cJSON *isas = cJSON_AddArrayToObject(cJSON_GetObjectItem(docs[0], "context"), "isa_available");
         cJSON_AddItemToArray(isas, cJSON_CreateString("none"));
         cJSON_AddItemToArray(isas, cJSON_CreateString("avx512"));
@@ -364,7 +368,7 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     (void)state;
     char *table, err[256];
     ulpb_targets_summary summary;
-    cJSON *docs[1] = {cJSON_Parse("{\"schema\": \"ulpbench.accuracy\", \"results\": []}")};
+    cJSON *docs[2] = {cJSON_Parse("{\"schema\": \"ulpbench.accuracy\", \"results\": []}")};
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "a.json: no benchmark results"));
     assert_int_equal(strlen(table), 0); /* nothing printed */
@@ -380,10 +384,57 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     cJSON_Delete(docs[0]);
     docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": \"fast\"", "avx512");
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
-    assert_non_null(strstr(err, "asin/f64/omk/4096/unit: ratio_to_sleef-u10-avx512 is not a positive number"));
+    assert_non_null(strstr(
+        err, "a.json: the row 'asin/f64/omk/4096/unit': its ratio_to_sleef-u10-avx512 is not a positive number"));
     assert_int_equal(strlen(table), 0);
     free(table);
     cJSON_Delete(docs[0]);
+    /* a row no target reads must still hold what a run writes */
+    static const char *const bad_rows[][2] = {
+        {"5", "a.json: benchmarks[1] is not a result (an object with a name and a run_name)"},
+        {"{\"name\": \"n\"}", "a.json: benchmarks[1] is not a result"},
+        {"{\"run_name\": \"cos/f32/glibc/4096/pi\"}", "a.json: benchmarks[1] is not a result"},
+        {"{\"name\": \"n\", \"run_name\": \"cos/f32/glibc/4096/pi\", \"ratio_to_omk\": -1}",
+         "a.json: the row 'cos/f32/glibc/4096/pi': its ratio_to_omk is not a positive number"},
+        {"{\"name\": \"n\", \"run_name\": \"cos/f32/glibc/4096/pi\", \"elements_per_ns\": 0}",
+         "its elements_per_ns is not a positive number"},
+    };
+    for (size_t k = 0; k < sizeof bad_rows / sizeof bad_rows[0]; k++) {
+        docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
+        cJSON_AddItemToArray(cJSON_GetObjectItem(docs[0], "benchmarks"), cJSON_Parse(bad_rows[k][0]));
+        assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
+        if (!strstr(err, bad_rows[k][1])) fail_msg("row %s: '%s'", bad_rows[k][0], err);
+        assert_int_equal(strlen(table), 0);
+        free(table);
+        cJSON_Delete(docs[0]);
+    }
+    /* more rows than a run writes (the search for repeated rows is quadratic) */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
+    for (size_t k = 0; k < ulpb_entry_count * ULPB_BENCH_MAX_SIZES * 2; k++) {
+        char row[96];
+        snprintf(row, sizeof row, "{\"name\": \"n\", \"run_name\": \"r%zu\"}", k);
+        cJSON_AddItemToArray(cJSON_GetObjectItem(docs[0], "benchmarks"), cJSON_Parse(row));
+    }
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.json: more rows"));
+    free(table);
+    cJSON_Delete(cJSON_DetachItemFromArray(cJSON_GetObjectItem(docs[0], "benchmarks"), 1));
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0); /* one row fewer: read */
+    free(table);
+    cJSON_Delete(docs[0]);
+    /* runs whose CPU could run different peers (ULPB_DISABLE_ISA) are not compared */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(cJSON_GetObjectItem(docs[1], "context"), "isa_available"), 2);
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.json and b.json were run in different environments (isa_available differs)"));
+    free(table);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(docs[1], "context"), "isa_available");
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "b.json: its context has no \"isa_available\""));
+    free(table);
+    cJSON_Delete(docs[0]);
+    cJSON_Delete(docs[1]);
     docs[0] = bench_doc("f64", "\"ratio_to_glibc\": 9", "avx512"); /* no target names glibc for double */
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "no target is measured in a.json: each needs omk and every peer it names, in the same "

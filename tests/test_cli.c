@@ -1801,6 +1801,12 @@ static void targets_gate_on_saved_runs(void **state) {
     doc = load_json("t.json");
     cJSON_ReplaceItemInObject(bench_row(doc, "asin/f64/memcpy/4096/unit"), "elements_per_ns", cJSON_CreateNumber(-1));
     save_json(doc, "t8.json");
+    /* the same CPU acting as one without AVX-512 (ULPB_DISABLE_ISA): other peers */
+    doc = load_json("t.json");
+    cJSON *isas = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "context"), "isa_available");
+    cJSON_DeleteItemFromArray(isas, cJSON_GetArraySize(isas) - 1);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "date", cJSON_CreateString("a third date"));
+    save_json(doc, "t9.json");
     /* two runs appended to one file (--json /dev/stdout >> runs.json twice), and a file cut short */
     char *first = slurp(path("t.json")), *second = slurp(path("t4.json"));
     FILE *f = fopen(path("t5.json"), "w");
@@ -1823,7 +1829,8 @@ static void targets_gate_on_saved_runs(void **state) {
         {"targets $D/t.json $D/t.json", "hold the same run"},
         {"targets $D/t7.json", "t7.json: the row 'asin/f64/omk/4096/unit' appears more than once"},
         {"targets --quiet-only $D/t8.json",
-         "t8.json: the row 'asin/f64/memcpy/4096/unit' has an elements_per_ns that is not a positive number"},
+         "t8.json: the row 'asin/f64/memcpy/4096/unit': its elements_per_ns is not a positive number"},
+        {"targets $D/t.json $D/t9.json", "different environments (isa_available differs)"},
         {"targets --fast $D/t.json", "--fast"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
