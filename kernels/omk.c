@@ -1,7 +1,9 @@
-/* Public entry points of omk and the runtime dispatch: each entry point holds a pointer that
- * starts at a resolver; the first call picks the ISA build and overwrites the pointer. */
+/* Public entry points of omk and the runtime dispatch: each entry point holds a pointer to its build, which its first
+ * call picks (and, for a 16-bit kernel, fills the table of) before running it. */
 #include "omk.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #include "omk_dispatch.h"
 #include "omk_internal.h"
+#include "omk_table16.h"
 
 #define OMK_CPU_HAS(feature) __builtin_cpu_supports(feature)
 #define OMK_CPU_HAS_F16C     omk_cpu_has_f16c()
@@ -49,6 +52,22 @@ omk_isa omk_isa_choose(const char *forced) {
     return (omk_isa)chosen;
 }
 
+static void omk_nothing(void) {}
+
+/* The kernels call into libc and libm only for pthread_once (the 16-bit tables, filled at first use) and, in the
+ * scalar build, fma and fmaf. A lazily bound program resolves each such call the first time it is made, and the
+ * dynamic linker's resolver saves the vector registers on the caller's stack: about 3.6 KiB with AVX-512, which on
+ * top of a kernel's frame went past OMK_STACK_BYTES_MAX (16,696 bytes for a first binary16 cos call with y past x).
+ * Made once here, from the dispatch's shallow frame, those calls are resolved before any kernel runs. */
+static void omk_resolve_library_calls(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, omk_nothing);
+    volatile double d = 1.0;
+    volatile float f = 1.0f;
+    d = fma(d, d, d);
+    f = fmaf(f, f, f);
+}
+
 /* Decided once, at the first call of any entry point or of omk_isa_in_use(): every entry point resolves to the same
  * build, and the name reported is the one running even if OMK_ISA changes later (a relaxed race only repeats the
  * same decision). */
@@ -56,6 +75,7 @@ omk_isa omk_isa_selected(void) {
     static _Atomic int decided = -1;
     int chosen = atomic_load_explicit(&decided, memory_order_relaxed);
     if (chosen < 0) {
+        omk_resolve_library_calls();
         chosen = (int)omk_isa_choose(getenv("OMK_ISA"));
         atomic_store_explicit(&decided, chosen, memory_order_relaxed);
     }
@@ -108,22 +128,32 @@ enum { OMK_TRAILING_CHUNK_BYTES = 1024 };
         }                                                                                                              \
     }
 
+/* A 16-bit kernel's first call fills its table and decides the 16-bit method (getenv, strcmp: resolved by a lazily
+ * bound program at their first call) in the entry point's frame, before the kernel runs: inside the kernel, as
+ * before, a first binary16 cos call with y past x took 16,248 bytes of stack under OMK_HALF16=table, 136 short of
+ * OMK_STACK_BYTES_MAX (the table fill alone reaches 15,160 bytes, through the binary64 accurate phases). */
+#define OMK_FIRST_USE_float(op, dtype)
+#define OMK_FIRST_USE_double(op, dtype)
+#define OMK_FIRST_USE_uint16_t(op, dtype) (void)omk_half16_compute(), (void)omk_table_##op##_##dtype();
+
 #define OMK_BUILD(isa, op, dtype)                           omk_##op##_##dtype##_##isa,
 #define OMK_BUILD_ISA(isa, ENUM, flags, cpu_test, op_dtype) OMK_APPLY(OMK_BUILD, isa, OMK_UNPACK op_dtype)
+/* The entry point's build: NULL until the first call settles it (settle is out of line, so that its frames, the
+ * selection's and a table fill's, are not reserved by every call). */
 #define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
     typedef void (*op##_##dtype##_fn)(const ctype *, ctype *, size_t);                                                 \
-    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n);                                            \
     OMK_DEFINE_RUN_FROM_THE_END(op##_##dtype##_from_the_end, op##_##dtype##_fn, ctype)                                 \
-    static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl = op##_##dtype##_resolve;                                    \
-    static void op##_##dtype##_resolve(const ctype *x, ctype *y, size_t n) {                                           \
+    static _Atomic(op##_##dtype##_fn) op##_##dtype##_impl;                                                             \
+    __attribute__((noinline)) static op##_##dtype##_fn op##_##dtype##_settle(void) {                                   \
         static const op##_##dtype##_fn builds[OMK_ISA_COUNT] = {OMK_FOR_EACH_ISA(OMK_BUILD_ISA, (op, dtype))};         \
         const op##_##dtype##_fn chosen = builds[omk_isa_selected()];                                                   \
-        atomic_store_explicit(&op##_##dtype##_impl, chosen, memory_order_relaxed);                                     \
-        chosen(x, y, n);                                                                                               \
+        OMK_FIRST_USE_##ctype(op, dtype) atomic_store_explicit(&op##_##dtype##_impl, chosen, memory_order_relaxed);    \
+        return chosen;                                                                                                 \
     }                                                                                                                  \
     void omk_##op##_##dtype(const ctype *x, ctype *y, size_t n) {                                                      \
         const omk_fp_state caller = omk_fp_enter();                                                                    \
-        const op##_##dtype##_fn impl = atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed);               \
+        op##_##dtype##_fn impl = atomic_load_explicit(&op##_##dtype##_impl, memory_order_relaxed);                     \
+        if (!impl) impl = op##_##dtype##_settle();                                                                     \
         if (omk_output_trails_input(x, y, n * sizeof(ctype)))                                                          \
             op##_##dtype##_from_the_end(impl, x, y, n);                                                                \
         else                                                                                                           \

@@ -10,12 +10,13 @@
  * (none to a vector width); the functions are thread-safe and need no set-up; a call uses at most OMK_STACK_BYTES_MAX
  * bytes of the calling thread's stack (one block's arrays and the accurate phases). They report no errors; errno is not
  * part of the contract.
- * Special values follow IEEE 754 / C Annex F: NaN -> quiet NaN (the input's payload with the quiet bit set, and its
- * sign, except binary16 and bfloat16 cos, whose NaN is positive; the same bits on every build), cos(+-inf) = NaN,
- * asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1, asin(+-1) = +-pi/2 correctly rounded. Results do not depend on
- * the caller's floating-point environment (rounding mode, FTZ/DAZ, exception masks): the kernels run under the default
- * one and give a caller in another its MXCSR back, flags included; in the default environment they may raise
- * exception flags. */
+ * Special values give IEEE 754 / C Annex F's results (not its exception flags): NaN -> quiet NaN (the input's payload
+ * with the quiet bit set, and its sign, except binary16 and bfloat16 cos, whose NaN is positive; the same bits on every
+ * build), cos(+-inf) = NaN, asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1, asin(+-1) = +-pi/2 correctly rounded.
+ * Results do not depend on the caller's floating-point environment (rounding mode, FTZ/DAZ, exception masks): the
+ * kernels run under the default one and give a caller in another its MXCSR back, flags included; in the default
+ * environment they may raise exception flags, which then say nothing about the inputs (invalid for some finite ones,
+ * none for a table's NaN). */
 #ifndef OMK_H
 #define OMK_H
 
@@ -29,7 +30,7 @@
 #endif
 
 /* The stack a call may use at most (14.6 KiB measured: binary64 asin, AVX-512 build, y past x, with the accurate
- * phases; tests/test_kernels.c):
+ * phases, a process's first call as much as later ones; tests/test_kernels.c):
  * more than PTHREAD_STACK_MIN leaves, so a thread that calls omk needs a larger stack than that. */
 #define OMK_STACK_BYTES_MAX 16384
 

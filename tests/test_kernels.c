@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -497,6 +499,68 @@ static void stack_use_is_bounded(void **state) {
     free(x), free(y), free(overlapped), free(random_words);
 }
 
+/* The same bound on each kernel's first call in a process, a child forked before the parent calls omk: the first call
+ * settles the dispatch and may fill a 16-bit table, and a lazily bound program resolves omk's calls into libc there
+ * (the dynamic linker's resolver saves the AVX-512 registers on the caller's stack, about 3.6 KiB). Separate arrays
+ * and y one element past x, each in a child of its own; the inputs of stack_use_is_bounded. */
+static void first_calls_stay_within_the_stack_bound(void **state) {
+    (void)state;
+#ifdef ULPB_SANITIZED
+    skip();
+#endif
+    enum { N = 4096 };
+    uint64_t *x = malloc((N + 1) * sizeof *x), *y = malloc(N * sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    const stack_job empty = {NULL, NULL, NULL, 0};
+    const size_t base = stack_bytes_touched(&empty);
+    size_t checked = 0, largest = 0;
+    const ulpb_entry *largest_entry = NULL;
+    int largest_trailing = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *entry = &ulpb_entries[e];
+        if (entry->role != ULPB_ROLE_PRODUCTION || !ulpb_entry_available(entry)) continue;
+        const size_t bytes = ulpb_dtypes[entry->dtype].bytes, n = N * sizeof *x / bytes;
+        for (int trailing = 0; trailing < 2; trailing++) {
+            fill_random_words(x, N + 1, 0x9e3779b97f4a7c15ull);
+            if (bytes >= 4) {
+                uint64_t hard[MAX_HARD_INPUTS];
+                const size_t count = hard_inputs(entry->op, bytes, hard);
+                for (size_t i = 0, k = 0; i < n; i += STACK_HARD_STRIDE, k = (k + 1) % count)
+                    memcpy((unsigned char *)x + i * bytes, &hard[k], bytes);
+            }
+            const stack_job job = {entry, x, trailing ? (void *)((unsigned char *)x + bytes) : (void *)y, n};
+            int result[2];
+            assert_int_equal(pipe(result), 0);
+            fflush(NULL);
+            const pid_t child = fork();
+            assert_true(child >= 0);
+            if (child == 0) { /* no cmocka here: a failed assertion would unwind into the parent's copy */
+                const size_t used = stack_bytes_touched(&job) - base;
+                _exit(write(result[1], &used, sizeof used) == (ssize_t)sizeof used ? 0 : 1);
+            }
+            close(result[1]);
+            size_t used = 0;
+            const ssize_t got = read(result[0], &used, sizeof used);
+            close(result[0]);
+            int status;
+            assert_int_equal(waitpid(child, &status, 0), child);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == (ssize_t)sizeof used);
+            if (used > OMK_STACK_BYTES_MAX)
+                fail_msg("%s %s %s, first call%s: %zu bytes of stack, more than omk.h's %d", entry->impl,
+                         ulpb_ops[entry->op].name, ulpb_dtypes[entry->dtype].name,
+                         trailing ? " with y one element past x" : "", used, OMK_STACK_BYTES_MAX);
+            if (used > largest) largest = used, largest_entry = entry, largest_trailing = trailing;
+            checked++;
+        }
+    }
+    assert_true(checked >= 16);
+    print_message("stack on a first call: at most %zu bytes (%s %s%s, the %s build)\n", largest,
+                  ulpb_ops[largest_entry->op].name, ulpb_dtypes[largest_entry->dtype].name,
+                  largest_trailing ? ", y one element past x" : "", omk_isa_in_use());
+    free(x), free(y);
+}
+
 static void array_contract(void **state) {
     (void)state;
     enum { MAX_N = 70, MAX_SHIFT = 7 };
@@ -599,8 +663,9 @@ static void forced_isa_selected(void **state) {
 int main(void) {
     if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(first_calls_stay_within_the_stack_bound), /* first: before the parent calls omk */
 #if defined(__x86_64__) || defined(__i386__)
-        cmocka_unit_test(results_ignore_the_callers_fp_environment), /* first: before any table is filled */
+        cmocka_unit_test(results_ignore_the_callers_fp_environment), /* before any table is filled */
 #endif
         cmocka_unit_test(forced_isa_selected),
         cmocka_unit_test(cos_special_values),
