@@ -2,8 +2,6 @@
  * call picks (and, for a 16-bit kernel, fills the table of) before running it. */
 #include "omk.h"
 
-#include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,22 +50,6 @@ omk_isa omk_isa_choose(const char *forced) {
     return (omk_isa)chosen;
 }
 
-static void omk_nothing(void) {}
-
-/* The kernels call into libc and libm only for pthread_once (the 16-bit tables, filled at first use) and, in the
- * scalar build, fma and fmaf. A lazily bound program resolves each such call the first time it is made, and the
- * dynamic linker's resolver saves the vector registers on the caller's stack: about 3.6 KiB with AVX-512, which on
- * top of a kernel's frame went past OMK_STACK_BYTES_MAX (16,696 bytes for a first binary16 cos call with y past x).
- * Made once here, from the dispatch's shallow frame, those calls are resolved before any kernel runs. */
-static void omk_resolve_library_calls(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, omk_nothing);
-    volatile double d = 1.0;
-    volatile float f = 1.0f;
-    d = fma(d, d, d);
-    f = fmaf(f, f, f);
-}
-
 /* Decided once, at the first call of any entry point or of omk_isa_in_use(): every entry point resolves to the same
  * build, and the name reported is the one running even if OMK_ISA changes later (a relaxed race only repeats the
  * same decision). */
@@ -75,7 +57,6 @@ omk_isa omk_isa_selected(void) {
     static _Atomic int decided = -1;
     int chosen = atomic_load_explicit(&decided, memory_order_relaxed);
     if (chosen < 0) {
-        omk_resolve_library_calls();
         chosen = (int)omk_isa_choose(getenv("OMK_ISA"));
         atomic_store_explicit(&decided, chosen, memory_order_relaxed);
     }
@@ -128,10 +109,12 @@ enum { OMK_TRAILING_CHUNK_BYTES = 1024 };
         }                                                                                                              \
     }
 
-/* A 16-bit kernel's first call fills its table and decides the 16-bit method (getenv, strcmp: resolved by a lazily
- * bound program at their first call) in the entry point's frame, before the kernel runs: inside the kernel, as
- * before, a first binary16 cos call with y past x took 16,248 bytes of stack under OMK_HALF16=table, 136 short of
- * OMK_STACK_BYTES_MAX (the table fill alone reaches 15,160 bytes, through the binary64 accurate phases). */
+/* A 16-bit kernel's first call decides the 16-bit method and fills its table in the entry point's frame, before the
+ * kernel runs. Those are the library's calls into libc (pthread_once, getenv, strcmp), which a lazily bound program
+ * resolves at their first call, and the dynamic linker's resolver saves the vector registers on the caller's stack
+ * (about 3 KiB): inside a kernel's frame, as before, they took a first binary16 cos call with y past x to 16,696 bytes,
+ * past OMK_STACK_BYTES_MAX. (The scalar build's fma and fmaf calls are resolved inside its kernels, whose frames are
+ * small.) */
 #define OMK_FIRST_USE_float(op, dtype)
 #define OMK_FIRST_USE_double(op, dtype)
 #define OMK_FIRST_USE_uint16_t(op, dtype) (void)omk_half16_compute(), (void)omk_table_##op##_##dtype();
