@@ -34,6 +34,11 @@ static int hist_bin(double ulp, bool exact) {
 
 double ulpb_mean_ulp(const ulpb_stats *s) { return s->ulp_count ? s->ulp_sum / (double)s->ulp_count : 0.0; }
 
+double ulpb_ulp_sum_add(double sum, double error) {
+    const double total = sum + error;
+    return total < REF_ULP_ERROR_MAX ? total : REF_ULP_ERROR_MAX;
+}
+
 void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
     into->inputs += from->inputs;
     into->correctly_rounded += from->correctly_rounded;
@@ -56,7 +61,7 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from) {
         into->special_expected = from->special_expected;
         into->special_got_signaling = from->special_got_signaling;
     }
-    into->ulp_sum += from->ulp_sum;
+    into->ulp_sum = ulpb_ulp_sum_add(into->ulp_sum, from->ulp_sum);
     into->ulp_count += from->ulp_count;
     for (int b = 0; b < ULPB_HIST_BINS; b++) into->histogram[b] += from->histogram[b];
 }
@@ -84,7 +89,7 @@ void ulpb_stats_record(ulpb_stats *s, uint64_t bits, double x, const ref_value *
     }
     if (!isfinite(y) || !isfinite(ref->rounded)) return;
     const double err = ref_ulp_error(ref, y);
-    s->ulp_sum += err;
+    s->ulp_sum = ulpb_ulp_sum_add(s->ulp_sum, err);
     s->ulp_count++;
     s->histogram[hist_bin(err, ref->exact && y == ref->exact_hi)]++;
     if (!s->has_worst || err > s->max_ulp || (err == s->max_ulp && bits < s->worst_bits)) {
@@ -227,7 +232,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 
     uint64_t total = 0;
     for (int s = 0; s < p.count; s++) total += p.inputs[s];
-    const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
+    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs(), ref_mpfr_tls());
     const double start = now_seconds();
     double last_progress = start, reference_seconds = 0.0;
     int s = 0;

@@ -55,6 +55,8 @@ typedef struct {
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
 
 double ulpb_mean_ulp(const ulpb_stats *s);
+/* sum + error, stopping at REF_ULP_ERROR_MAX as ref_ulp_error's errors do: a sum of errors stays a finite number */
+double ulpb_ulp_sum_add(double sum, double error);
 /* Adds one checked input: bits and value x, the reference, the produced y (y_signaling: y's bits are a signalling
  * NaN, which no operation delivers: a special mismatch). The worst input is the one with the smallest bit pattern among
  * those of the largest error, the special example the mismatch with the smallest bit pattern, whatever the order the

@@ -65,7 +65,7 @@ static void merge_misrounded(ulpb_exhaustive_state *st, const uint32_t *more, ui
 static void sum_chunk_ulps(ulpb_exhaustive_state *st) {
     st->stats.ulp_sum = 0.0;
     for (int c = 0; c < ULPB_CHUNKS; c++)
-        if (st->done[c]) st->stats.ulp_sum += st->chunk_ulp_sum[c];
+        if (st->done[c]) st->stats.ulp_sum = ulpb_ulp_sum_add(st->stats.ulp_sum, st->chunk_ulp_sum[c]);
 }
 
 /* a + b for durations where < 0 means unknown: unknown if either is */
@@ -137,7 +137,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         if (previous[k].sa_handler == SIG_IGN) sigaction(stop_signals[k], &previous[k], NULL);
     }
 
-    const int threads = spec->threads > 0 ? spec->threads : omp_get_num_procs();
+    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs(), ref_mpfr_tls());
     const double start = now_seconds();
     double last_progress = start, last_checkpoint = start;
     int finished = 0;

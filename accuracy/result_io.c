@@ -27,6 +27,18 @@ void ulpb_format_value(char *buf, size_t len, double v) {
 }
 
 void ulpb_format_ulp(char *buf, size_t len, double ulp) {
+    if (ulp >= 1e15) { /* thousandths would print 19 digits or more (and overflow near DBL_MAX): 4 significant ones */
+        char text[32];
+        snprintf(text, sizeof text, "%.3e", ulp);
+        int whole = 0, fraction = 0, exponent = 0;
+        if (strtod(text, NULL) < ulp && sscanf(text, "%d.%de%d", &whole, &fraction, &exponent) == 3) {
+            const int digits = whole * 1000 + fraction + 1; /* rounded down: the next one up */
+            snprintf(text, sizeof text, "%d.%03de%+d", digits >= 10000 ? 1 : digits / 1000,
+                     digits >= 10000 ? 0 : digits % 1000, digits >= 10000 ? exponent + 1 : exponent);
+        }
+        snprintf(buf, len, "%s", text);
+        return;
+    }
     const double thousandths = ceil(ulp * 1000);
     /* ulp * 1000 may round down onto an integer, which ceil keeps: below ulp, so the next one is shown */
     const double shown = thousandths / 1000 < ulp ? (thousandths + 1) / 1000 : thousandths / 1000;

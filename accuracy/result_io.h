@@ -76,8 +76,8 @@ int ulpb_gate_check(const ulpb_result *r, const ulpb_gate_limits *g, char *why, 
 /* "%.17g" and "%a" of a value, for worst-input columns. */
 void ulpb_format_value(char *buf, size_t len, double v);
 
-/* An ULP error with three decimals, rounded up: a misrounded 0.5001 shows as 0.501, never as a correctly rounded
- * 0.500. */
+/* An ULP error with three decimals (from 10^15 on, four significant digits), rounded up: a misrounded 0.5001 shows as
+ * 0.501, never as a correctly rounded 0.500. */
 void ulpb_format_ulp(char *buf, size_t len, double ulp);
 
 #endif

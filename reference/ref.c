@@ -102,17 +102,25 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     } else if (mpfr_zero_p(exact)) {
         out->ulp = ldexp(1.0, 1 - bias - fmt->precision + 1);
     }
+    out->exact_lo_ulps = 0.0;
+    if (isfinite(out->ulp)) {
+        mpfr_mul_2si(rest, rest, -ilogb(out->ulp), MPFR_RNDN); /* exact: MPFR's own exponent range is restored */
+        out->exact_lo_ulps = mpfr_get_d(rest, MPFR_RNDA);
+    }
     mpfr_clears(mx, exact, rounded, rest, (mpfr_ptr)0);
 }
 
 double ref_ulp_error(const ref_value *v, double y) {
-    if (y == v->exact_hi && v->exact_lo == 0.0) return 0.0;
+    if (v->exact && y == v->exact_hi) return 0.0;
     int mantissa_exp;
     const bool below_power_of_two =
         v->exact && v->exact_hi != 0 && frexp(fabs(v->exact_hi), &mantissa_exp) == 0.5 && fabs(y) < fabs(v->exact_hi);
-    /* y - exact_hi is exact when they are close (Sterbenz); far apart, a rounded difference is
-     * still an accurate error. */
-    const double error = fabs((y - v->exact_hi) - v->exact_lo) / (below_power_of_two ? v->ulp / 2 : v->ulp);
+    const double unit = below_power_of_two ? v->ulp / 2 : v->ulp;
+    /* y - exact_hi is exact when they are close (Sterbenz), and so is its division by a power of two; far apart, a
+     * rounded difference is still an accurate error. The low part comes in ulps: in units of the value it underflows
+     * for tiny results (asin of a tiny x). */
+    double error = fabs((y - v->exact_hi) / unit - (below_power_of_two ? 2 * v->exact_lo_ulps : v->exact_lo_ulps));
+    if (error > REF_ULP_ERROR_MAX) error = REF_ULP_ERROR_MAX; /* infinity too */
     /* A result other than the correctly rounded one lies more than half an ulp from f(x), which no midpoint holds
      * (f(x) is exact only for x = 0). Next to a power of two the excess can fall below the subtraction's rounding
      * (asin 2^-38 in binary32 is 2^-38 (1 + 2^-78), and the binary32 below it lies 0.5 + 2^-54 ulp away): the next
@@ -128,6 +136,10 @@ ref_verdict ref_compare(const ref_value *v, double y) {
     if (v->rounded == 0.0 && y == 0.0) return signbit(v->rounded) == signbit(y) ? REF_MATCH : REF_SPECIAL_MISMATCH;
     return y == v->rounded ? REF_MATCH : REF_MISROUNDED;
 }
+
+int ref_team_size(int wanted, int mpfr_tls) { return mpfr_tls ? wanted : 1; }
+
+int ref_mpfr_tls(void) { return mpfr_buildopt_tls_p(); }
 
 void ref_free_cache(void) { mpfr_free_cache(); }
 

@@ -21,6 +21,9 @@ typedef struct {
     double ulp; /* ulp in the binade of the exact value (format's subnormal ulp below) */
     int exact;  /* 1: f(x) is exactly exact_hi (cos 0, asin 0); 0 for every other input, whose value no
                  * binary64 pair holds exactly, even when exact_lo rounds to 0 (cos of a tiny x) */
+    /* (f(x) - exact_hi) / ulp, rounded away from 0: nonzero whenever f(x) is not exact_hi, also where exact_lo
+     * underflows to 0 (asin 2^-400: f(x) - exact_hi is about 2^-1202, no binary64, but 2^-750.6 ulp is one) */
+    double exact_lo_ulps;
 } ref_value;
 
 /* Decodes a bit pattern of the format (in the low bits of `bits`) to its exact value. */
@@ -29,8 +32,14 @@ double ref_decode(const ref_format *fmt, uint64_t bits);
  * delivers one (IEEE 754 6.2: an operation on a signalling NaN signals and delivers a quiet NaN). */
 int ref_is_signaling_nan(const ref_format *fmt, uint64_t bits);
 
-/* Computes f(x) for an x representable in fmt. Thread-safe (MPFR with thread-local state). */
+/* Computes f(x) for an x representable in fmt. Thread-safe when MPFR keeps its state per thread (ref_eval sets the
+ * exponent range for each call): ref_team_size says how many threads may call it at once. */
 void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out);
+/* `wanted` threads, or 1 when the MPFR in use was built without thread-local storage (mpfr_tls is
+ * mpfr_buildopt_tls_p(); a parameter so that tests can ask for the other case). */
+int ref_team_size(int wanted, int mpfr_tls);
+/* mpfr_buildopt_tls_p() of the MPFR linked in. */
+int ref_mpfr_tls(void);
 
 /* The same for a binary32 x and the binary32 format, without MPFR for nearly every input (see
  * ref_fast.c for the bound it relies on). Returns 1 when decided; 0 means use ref_eval. */
@@ -40,10 +49,14 @@ int ref_fast_binary64(ref_op op, double x, ref_value *out);
 /* ref_fast_binary32 or ref_fast_binary64 by format; 0 (use ref_eval) for other formats. */
 int ref_fast(ref_op op, const ref_format *fmt, double x, ref_value *out);
 
-/* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 when they are equal. ulp(f(x)) is that of f(x)'s binade,
- * and for an f(x) that is exactly a power of two (cos 0 = 1) and a y below it in magnitude, that of the binade below,
- * where y lies: its neighbour 1 - 2^-24 is then 1 ulp away, not 0.5, as a misrounded result must be. */
+/* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 only when f(x) is exact and y equals it. ulp(f(x)) is that of
+ * f(x)'s binade, and for an f(x) that is exactly a power of two (cos 0 = 1) and a y below it in magnitude, that of the
+ * binade below, where y lies: its neighbour 1 - 2^-24 is then 1 ulp away, not 0.5, as a misrounded result must be.
+ * An error from REF_ULP_ERROR_MAX on, which only a binary64 f(x) near the bottom of the range allows (y = 1 for asin
+ * 2^-1000 is 2^1052 ulps off), reads as REF_ULP_ERROR_MAX, so that every figure written stays a finite number. */
 double ref_ulp_error(const ref_value *v, double y);
+/* 10^308, below DBL_MAX: JSON writers print 15 digits, and DBL_MAX's (1.79769313486232e+308) read back as infinity. */
+#define REF_ULP_ERROR_MAX 1e308
 
 typedef enum { REF_MATCH, REF_MISROUNDED, REF_SPECIAL_MISMATCH } ref_verdict;
 

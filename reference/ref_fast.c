@@ -8,6 +8,7 @@
  * result. Otherwise the caller falls back to MPFR (ref_eval): about one input in 2^21.
  * Tiny arguments, where y would sit on a power of two, are decided from the series instead.
  * Nothing here shares code with omk; tests/test_exhaustive.c checks this against pure MPFR. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -31,11 +32,17 @@ static double format_ulp(double v, int precision, int emin) {
     return ldexp(1.0, (e - 1 < emin ? emin : e - 1) - (precision - 1));
 }
 
+/* A nonzero low part in ulps that underflowed to 0 reads as the smallest subnormal with its sign (as MPFR's rounding
+ * away from 0 gives it in ref_eval), so that an inexact value is never read as exact. */
+static double tiny_away_from_zero(double lo_ulps, int nonzero, double sign) {
+    return lo_ulps == 0.0 && nonzero ? copysign(DBL_TRUE_MIN, sign) : lo_ulps;
+}
+
 /* NaN results, and tiny arguments where the series decides: cos x = 1 - x^2/2 + ... lies just
  * below 1 and above the midpoint 1 - 2^-(p+1) for |x| < cos_tiny; asin x = x (1 + x^2/6 + ...)
  * rounds to x for |x| < 2^-26 (relative perturbation below 2^-54.5). Returns 1 when decided. */
 static int decided_by_series(ref_op op, double x, int precision, int emin, double cos_tiny, ref_value *out) {
-    out->exact_lo = 0.0;
+    out->exact_lo = out->exact_lo_ulps = 0.0;
     out->exact = x == 0.0; /* cos 0 = 1 and asin +-0 = +-0 exactly; no other input gives an exact value */
     if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
         out->rounded = out->exact_hi = out->ulp = NAN;
@@ -45,12 +52,14 @@ static int decided_by_series(ref_op op, double x, int precision, int emin, doubl
         out->rounded = out->exact_hi = 1.0;
         out->exact_lo = -0.5 * x * x;
         out->ulp = ldexp(1.0, x == 0.0 ? 1 - precision : -precision);
+        out->exact_lo_ulps = tiny_away_from_zero(-(0.5 * fabs(x)) * (fabs(x) / out->ulp), x != 0.0, -1.0);
         return 1;
     }
     if (op == REF_ASIN && fabs(x) < 0x1p-26) {
         out->rounded = out->exact_hi = x;
         out->exact_lo = x * x * x / 6.0;
         out->ulp = x == 0.0 ? ldexp(1.0, emin - (precision - 1)) : format_ulp(x, precision, emin);
+        out->exact_lo_ulps = tiny_away_from_zero(x / out->ulp * x * x / 6.0, x != 0.0, x);
         return 1;
     }
     return 0;
@@ -74,7 +83,7 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
  * stays below 2^-63 (64-bit significand, including huge arguments; glibc reduces them exactly).
  * We assume 2^-58, 32 times that: when the long double value is farther than that from every
  * binary64 rounding boundary and power of two, its rounding to binary64 is the correctly rounded
- * result; otherwise (about 1 input in 16) MPFR decides. */
+ * result; otherwise (a few percent of the inputs, depending on the sampler) MPFR decides. */
 static const long double BINARY64_MARGIN = 0x1p-58L;
 
 int ref_fast_binary64(ref_op op, double x, ref_value *out) {
@@ -90,6 +99,7 @@ int ref_fast_binary64(ref_op op, double x, ref_value *out) {
     if ((mantissa == 0.5 && fabsl(lo) <= ulp) || fabs(mantissa - 1.0) < 0x1p-50) return 0; /* near 2^k */
     out->rounded = out->exact_hi = hi;
     out->exact_lo = (double)lo;
+    out->exact_lo_ulps = (double)(lo / ulp);
     out->exact = 0;
     out->ulp = (double)ulp;
     return 1;

@@ -1,6 +1,7 @@
 /* The accuracy runner end to end: omk is correctly rounded on every 16-bit input and on sampled binary32 and binary64
  * inputs (the registry's gate and kernels/omk_kernels.def say what it promises); the ruler does catch a misrounding
  * peer; and the statistics merge, save and print as a run of their own would. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -194,13 +195,14 @@ static void samplers_are_reproducible(void **state) {
 static void stats_ties_and_signalling_nans(void **state) {
     (void)state;
     ulpb_stats s = {0};
-    const ref_value v = {0.75, 0.75, 0x1p-60, 0x1p-24, 0};
+    const ref_value v = {
+        .rounded = 0.75, .exact_hi = 0.75, .exact_lo = 0x1p-60, .ulp = 0x1p-24, .exact_lo_ulps = 0x1p-36};
     ulpb_stats_record(&s, 9, 0.1, &v, 0.75 + 0x1p-24, false);
     ulpb_stats_record(&s, 4, 0.2, &v, 0.75 + 0x1p-24, false);
     ulpb_stats_record(&s, 6, 0.3, &v, 0.75 + 0x1p-24, false);
     assert_int_equal(s.worst_bits, 4);
     assert_int_equal(s.misrounded, 3);
-    const ref_value nan_expected = {NAN, NAN, 0, NAN, 0};
+    const ref_value nan_expected = {.rounded = NAN, .exact_hi = NAN, .ulp = NAN};
     ulpb_stats_record(&s, 7, NAN, &nan_expected, NAN, false);
     assert_int_equal(s.special_mismatches, 0);
     ulpb_stats_record(&s, 8, NAN, &nan_expected, NAN, true);
@@ -233,8 +235,9 @@ static void stats_ties_and_signalling_nans(void **state) {
  * the misrounded one beside it goes to "<=1". */
 static void histogram_bins_each_result_by_its_error(void **state) {
     (void)state;
-    const ref_value near_midpoint = {0.75, 0.75 + 0x1p-25, -0x1p-80, 0x1p-24, 0};
-    const ref_value exact_zero = {0.0, 0.0, 0.0, 0x1p-149, 1};
+    const ref_value near_midpoint = {
+        .rounded = 0.75, .exact_hi = 0.75 + 0x1p-25, .exact_lo = -0x1p-80, .ulp = 0x1p-24, .exact_lo_ulps = -0x1p-56};
+    const ref_value exact_zero = {.ulp = 0x1p-149, .exact = 1};
     const struct {
         const ref_value *ref;
         double y;
@@ -262,14 +265,43 @@ static void histogram_bins_each_result_by_its_error(void **state) {
     }
 }
 
+/* An error past the largest binary64 (a binary64 result of 1 for asin 2^-1070, whose ulp is 2^-1074) counts as
+ * REF_ULP_ERROR_MAX, and sums stop there: the result file holds finite numbers and reads back (merge, --resume). */
+static void stats_saturate_at_dbl_max(void **state) {
+    (void)state;
+    const ulpb_dtype *f64 = &ulpb_dtypes[ULPB_DTYPE_f64];
+    ref_value v;
+    ref_eval(REF_ASIN, &f64->format, 0x1p-1070, &v);
+    ulpb_stats s = {0}, back, merged = {0};
+    ulpb_stats_record(&s, 1, 0x1p-1070, &v, 1.0, false);
+    ulpb_stats_record(&s, 2, 0x1p-1070, &v, 2.0, false);
+    assert_true(s.misrounded == 2 && s.max_ulp == REF_ULP_ERROR_MAX && s.ulp_sum == REF_ULP_ERROR_MAX &&
+                s.histogram[5] == 2);
+    cJSON *counters = ulpb_stats_json(&s, f64), *saved = ulpb_stats_state_json(&s);
+    char *text = cJSON_PrintUnformatted(counters), *saved_text = cJSON_PrintUnformatted(saved);
+    cJSON *counters_back = cJSON_Parse(text), *saved_back = cJSON_Parse(saved_text);
+    char err[200];
+    assert_int_equal(ulpb_stats_from_json(counters_back, saved_back, &back, err, sizeof err), 0);
+    assert_true(back.max_ulp == REF_ULP_ERROR_MAX && back.ulp_sum == REF_ULP_ERROR_MAX);
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(counters_back, "max_ulp")) == REF_ULP_ERROR_MAX);
+    ulpb_stats_merge(&merged, &s);
+    ulpb_stats_merge(&merged, &back);
+    assert_true(merged.ulp_sum == REF_ULP_ERROR_MAX && merged.ulp_count == 4);
+    free(text), free(saved_text);
+    cJSON_Delete(counters), cJSON_Delete(saved), cJSON_Delete(counters_back), cJSON_Delete(saved_back);
+}
+
 /* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
 static void ulp_column_rounds_up(void **state) {
     (void)state;
     static const struct {
         double ulp;
         const char *shown;
-    } cases[] = {{0.5, "0.500"},    {0.49993, "0.500"}, {0.5000678, "0.501"}, {0x1.0000000000001p-1, "0.501"},
-                 {0.4989, "0.499"}, {0.0, "0.000"},     {1.76, "1.760"},      {127.0, "127.000"}};
+    } cases[] = {
+        {0.5, "0.500"},         {0.49993, "0.500"},       {0.5000678, "0.501"},     {0x1.0000000000001p-1, "0.501"},
+        {0.4989, "0.499"},      {0.0, "0.000"},           {1.76, "1.760"},          {127.0, "127.000"},
+        {1e15, "1.000e+15"},    {1.0001e15, "1.001e+15"}, {9.9999e20, "1.000e+21"}, {REF_ULP_ERROR_MAX, "1.000e+308"},
+        {DBL_MAX, "1.798e+308"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[32];
         ulpb_format_ulp(buf, sizeof buf, cases[i].ulp);
@@ -335,6 +367,7 @@ int main(void) {
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
         cmocka_unit_test(ulp_column_rounds_up),
+        cmocka_unit_test(stats_saturate_at_dbl_max),
         cmocka_unit_test(gate_checks_each_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* The ruler itself: the ULP measure on hand-computed cases and the MPFR reference on values
  * known to be correctly rounded. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <mpfr.h>
 
 #include "ref.h"
 
@@ -18,16 +20,16 @@ static const ref_format F16 = {11, 5}, BF16 = {8, 8}, F32 = {24, 8}, F64 = {53, 
 static void ulp_error_by_hand(void **state) {
     (void)state;
     /* exact value just below 1: the ulp is the one of [1/2, 1), 2^-24 for binary32 */
-    ref_value v = {1.0, 1.0 - 0x1p-25, 0.0, 0x1p-24, 0};
+    ref_value v = {.rounded = 1.0, .exact_hi = 1.0 - 0x1p-25, .ulp = 0x1p-24};
     assert_double_near(ref_ulp_error(&v, 1.0), 0.5, 0x1p-52);
     assert_double_near(ref_ulp_error(&v, 1.0 - 0x1p-24), 0.5, 0x1p-52);
     assert_double_near(ref_ulp_error(&v, 1.0 + 0x1p-23), 2.5, 0x1p-50);
     /* exact value with a low part */
-    ref_value w = {0.75, 0.75, 0x1p-60, 0x1p-24, 0};
+    ref_value w = {.rounded = 0.75, .exact_hi = 0.75, .exact_lo = 0x1p-60, .ulp = 0x1p-24, .exact_lo_ulps = 0x1p-36};
     assert_double_near(ref_ulp_error(&w, 0.75), 0x1p-36, 0x1p-88);
     assert_double_near(ref_ulp_error(&w, 0.75 + 0x1p-24), 1.0 - 0x1p-36, 0x1p-52);
     /* identical values: zero */
-    ref_value z = {0.5, 0.5, 0.0, 0x1p-24, 1};
+    ref_value z = {.rounded = 0.5, .exact_hi = 0.5, .ulp = 0x1p-24, .exact = 1};
     assert_true(ref_ulp_error(&z, 0.5) == 0.0);
     /* f(x) just above a power of two, by less than the subtraction keeps: the value below is still more than half an
      * ulp away (asin 2^-38 = 2^-38 (1 + 2^-78): binary32 0.5 + 2^-54 ulps, binary64 asin 2^-60 0.5 + 2^-67) */
@@ -98,10 +100,24 @@ static void reference_low_part_beyond_working_precision(void **state) {
     assert_true(v.rounded == 0x1p-130 && v.exact_hi == 0x1p-130 && v.exact == 0);
     assert_true(fabs(v.exact_lo / (0x1p-390 / 6) - 1.0) < 1e-12);
     assert_true(fabs(ref_ulp_error(&v, 0x1p-130) / (0x1p-241 / 6) - 1.0) < 1e-12);
-    /* the smallest binary64 input: asin x - x = 2^-3222/6 lies below binary64's range, so the error reads 0 */
+    /* the smallest binary64 input: asin x - x = 2^-3222/6, 2^-2150.6 ulp, lies below binary64's range; rounded away
+     * from 0 it reads as the smallest subnormal, not as exact */
     ref_eval(REF_ASIN, &F64, 0x1p-1074, &v);
     assert_true(v.exact_hi == 0x1p-1074 && v.exact_lo == 0.0 && v.exact == 0);
-    assert_true(ref_ulp_error(&v, 0x1p-1074) == 0.0);
+    assert_true(ref_ulp_error(&v, 0x1p-1074) == 0x1p-1074);
+    assert_true(ref_fast_binary64(REF_ASIN, 0x1p-1074, &v) && ref_ulp_error(&v, 0x1p-1074) == 0x1p-1074);
+    /* asin 2^-400 - 2^-400 = 2^-1200/6 underflows as a value, but 2^-748/6 ulp does not: the error reads as that,
+     * from MPFR and from the series of the fast reference */
+    ref_eval(REF_ASIN, &F64, 0x1p-400, &v);
+    assert_true(v.exact_hi == 0x1p-400 && v.exact_lo == 0.0 && v.exact == 0);
+    assert_true(fabs(ref_ulp_error(&v, 0x1p-400) / (0x1p-748 / 6) - 1.0) < 1e-12);
+    assert_true(fabs(ref_ulp_error(&v, 0x1.0000000000001p-400) - 1.0) < 1e-12);
+    assert_true(ref_fast_binary64(REF_ASIN, 0x1p-400, &v));
+    assert_true(fabs(ref_ulp_error(&v, 0x1p-400) / (0x1p-748 / 6) - 1.0) < 1e-12);
+    /* cos 2^-300 = 1 - 2^-601 + ...: 2^-548 ulp below 1 */
+    ref_eval(REF_COS, &F64, 0x1p-300, &v);
+    assert_true(fabs(ref_ulp_error(&v, 1.0) / 0x1p-548 - 1.0) < 1e-12);
+    assert_true(ref_fast_binary64(REF_COS, 0x1p-300, &v) && fabs(ref_ulp_error(&v, 1.0) / 0x1p-548 - 1.0) < 1e-12);
     /* cos 2^-600 = 1 - 2^-1201 + ...: the low part underflows binary64, the binade is still the one below 1 */
     ref_eval(REF_COS, &F64, 0x1p-600, &v);
     assert_true(v.exact_hi == 1.0 && v.exact_lo == 0.0 && v.ulp == 0x1p-53);
@@ -109,6 +125,27 @@ static void reference_low_part_beyond_working_precision(void **state) {
     /* cos 2^-30 = 1 - 2^-61 + 2^-124/24 - ...: the low part is there at 160 bits already */
     ref_eval(REF_COS, &F64, 0x1p-30, &v);
     assert_true(v.exact_hi == 1.0 && v.exact_lo == -0x1p-61);
+}
+
+/* An error past the largest binary64 (asin 2^-1000 in binary64 is 2^-1000 (1 + ...), its ulp 2^-1052: a result of 1
+ * lies 2^1052 ulps off, one of 2^-960 2^92) reads as REF_ULP_ERROR_MAX, a finite number every result file can hold. */
+static void ulp_error_saturates_at_dbl_max(void **state) {
+    (void)state;
+    ref_value v;
+    ref_eval(REF_ASIN, &F64, 0x1p-1000, &v);
+    assert_true(fabs(ref_ulp_error(&v, 0x1p-960) / 0x1p92 - 1.0) < 1e-12);
+    assert_true(ref_ulp_error(&v, 1.0) == REF_ULP_ERROR_MAX);
+    ref_eval(REF_ASIN, &F64, 0x1p-1070, &v);
+    assert_true(ref_ulp_error(&v, 1.0) == REF_ULP_ERROR_MAX && ref_ulp_error(&v, -2.0) == REF_ULP_ERROR_MAX);
+    assert_true(ref_fast_binary64(REF_ASIN, 0x1p-1070, &v) && ref_ulp_error(&v, 1.0) == REF_ULP_ERROR_MAX);
+}
+
+/* ref_eval sets MPFR's exponent range per call: threads only with MPFR's thread-local state. */
+static void reference_threads_need_mpfr_tls(void **state) {
+    (void)state;
+    assert_int_equal(ref_team_size(8, 0), 1);
+    assert_int_equal(ref_team_size(8, 1), 8);
+    assert_int_equal(ref_mpfr_tls(), mpfr_buildopt_tls_p());
 }
 
 static void reference_known_values(void **state) {
@@ -139,8 +176,9 @@ static void reference_known_values(void **state) {
 
 static void compare_classes(void **state) {
     (void)state;
-    ref_value nan_expected = {NAN, NAN, 0, NAN, 0}, neg_zero = {-0.0, -0.0, 0, 0x1p-24, 1},
-              one = {1.0, 1.0, 0, 0x1p-23, 1};
+    ref_value nan_expected = {.rounded = NAN, .exact_hi = NAN, .ulp = NAN},
+              neg_zero = {.rounded = -0.0, .exact_hi = -0.0, .ulp = 0x1p-24, .exact = 1},
+              one = {.rounded = 1.0, .exact_hi = 1.0, .ulp = 0x1p-23, .exact = 1};
     assert_int_equal(ref_compare(&nan_expected, -NAN), REF_MATCH); /* NaNs by class, not payload */
     assert_int_equal(ref_compare(&nan_expected, 0.0), REF_SPECIAL_MISMATCH);
     assert_int_equal(ref_compare(&one, NAN), REF_SPECIAL_MISMATCH);
@@ -173,6 +211,8 @@ static void decode_formats(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ulp_error_by_hand),
+        cmocka_unit_test(ulp_error_saturates_at_dbl_max),
+        cmocka_unit_test(reference_threads_need_mpfr_tls),
         cmocka_unit_test(reference_ulp_follows_binade_of_exact),
         cmocka_unit_test(reference_known_values),
         cmocka_unit_test(reference_marks_exact_values),
