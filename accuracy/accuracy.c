@@ -34,6 +34,16 @@ static int hist_bin(double ulp, bool exact) {
 
 double ulpb_mean_ulp(const ulpb_stats *s) { return s->ulp_count ? s->ulp_sum / (double)s->ulp_count : 0.0; }
 
+int ulpb_stats_check_sum(const ulpb_stats *s, char *err, size_t len) {
+    const double largest = s->has_worst ? (s->max_ulp + 0x1p-8) * (double)s->ulp_count * (1 + 0x1p-20) : 0.0;
+    if (!(s->ulp_sum <= largest)) {
+        snprintf(err, len, "\"ulp_sum\" %g exceeds %llu errors of at most \"max_ulp\" %g", s->ulp_sum,
+                 (unsigned long long)s->ulp_count, s->has_worst ? s->max_ulp : 0.0);
+        return -1;
+    }
+    return 0;
+}
+
 double ulpb_ulp_sum_add(double sum, double error) {
     const double total = sum + error;
     return total < REF_ULP_ERROR_MAX ? total : REF_ULP_ERROR_MAX;

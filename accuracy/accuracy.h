@@ -55,6 +55,9 @@ typedef struct {
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
 
 double ulpb_mean_ulp(const ulpb_stats *s);
+/* Refuses (-1, with a message) a sum of errors that no errors up to max_ulp make: a mean above the maximum. The slack
+ * covers the sum's roundings and the fast reference's ranking (2^-10 ULP; MPFR measures the maximum again). */
+int ulpb_stats_check_sum(const ulpb_stats *s, char *err, size_t len);
 /* sum + error, stopping at REF_ULP_ERROR_MAX as ref_ulp_error's errors do: a sum of errors stays a finite number */
 double ulpb_ulp_sum_add(double sum, double error);
 /* Adds one checked input: bits and value x, the reference, the produced y (y_signaling: y's bits are a signalling

@@ -411,7 +411,7 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         }
     }
     sum_chunk_ulps(st);
-    return 0;
+    return ulpb_stats_check_sum(&st->stats, err, len);
 }
 
 static void describe_chunks(char *buf, size_t len, int first, int end) {

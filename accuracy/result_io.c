@@ -296,6 +296,7 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
         snprintf(err, len, "malformed \"max_ulp\"");
         return -1;
     }
+    if (ulpb_stats_check_sum(s, err, len)) return -1;
     /* the worst error lies in the highest bin that holds a result, to within the 2^-10 ULP to which the fast
      * reference ranks the errors it bins (MPFR then measures the worst one again) */
     if (s->has_worst) {

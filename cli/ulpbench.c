@@ -161,6 +161,15 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
     return 0;
 }
 
+/* Refuses an output, or stdout for NULL, that is the input file `input`: the result would replace what it is read from
+ * (`ulpbench merge a.json b.json >> a.json`, or a Markdown over its --resume file). Devices and pipes do not
+ * collide (ulpb_output_same). */
+static int check_not_input(const char *sub, const char *output, const char *input) {
+    if (!ulpb_output_same(output ? output : "/dev/stdout", input)) return 0;
+    if (!output) return fail(sub, "standard output is the input file '%s'; write the result to another file", input);
+    return fail(sub, "'%s' names input '%s'; write the result to a new file", output, input);
+}
+
 /* The environment variables that choose what a run measures, as "NAME=value " words before the command it records:
  * without them, the command run again could give other rows or another omk build. Set in main before anything
  * (ulpb_limit_omk_to_available_isas) sets OMK_ISA itself. */
@@ -229,15 +238,18 @@ static int parse_u64(const char *text, unsigned long long *out) {
     return (errno || *end) ? -1 : 0;
 }
 
-/* A decimal number as written: strtod alone would take leading blanks, and give 0 or inf for a value beyond binary64's
- * range (ERANGE), which would then stand for a figure the user did not write. NaN and inf are the caller's to refuse.
- */
+/* After strtod: a value beyond binary64's range, which strtod gives as 0 or inf (ERANGE), would stand for a figure the
+ * user did not write. A subnormal result also sets ERANGE (glibc), and is the number written, rounded (2e-310). */
+static bool strtod_out_of_range(double value) { return errno == ERANGE && (value == 0 || isinf(value)); }
+
+/* A decimal number as written: strtod alone would take leading blanks, and read 1e-400 as 0 (strtod_out_of_range).
+ * NaN and inf are the caller's to refuse. */
 static int parse_number(const char *text, double *out) {
     if (!text || !*text || isspace((unsigned char)*text)) return -1;
     char *end;
     errno = 0;
     *out = strtod(text, &end);
-    return (errno == ERANGE || *end) ? -1 : 0;
+    return (strtod_out_of_range(*out) || *end) ? -1 : 0;
 }
 
 /* Counts and seeds that the JSON outputs record as numbers (binary64): at most 2^53, where every integer is exact. */
@@ -599,7 +611,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case OPT_MAX_ULP: {
             double v;
             if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
-            if (parse_number(value, &v) || !(v >= 0) || v == INFINITY)
+            /* a subnormal limit would print as 0 in the gate's message, or as 1e-310 for another number */
+            if (parse_number(value, &v) || !(v >= 0) || v == INFINITY || (v > 0 && v < DBL_MIN))
                 return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'",
                             value);
             if (o->max_ulp_given[dt]) /* a second limit for a dtype would silently replace the first */
@@ -899,9 +912,11 @@ static int run_exhaustive(const accuracy_options *o) {
         free(st);
         return fail(sub, "--max-chunks stops the run so that --resume can continue it: it needs --json FILE");
     }
-    /* --resume FILE without --json writes back to FILE */
+    /* --resume FILE without --json writes back to FILE; the Markdown (to --markdown or stdout) never goes there */
     const char *const outputs[] = {json_path, o->markdown_path};
-    if ((status = check_outputs(sub, outputs, 2))) {
+    if ((status = check_outputs(sub, outputs, 2)) ||
+        (o->resume_path && ((status = check_not_input(sub, o->markdown_path, o->resume_path)) ||
+                            (o->markdown_path && (status = check_not_input(sub, NULL, o->resume_path)))))) {
         free(st);
         free(started_by);
         cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
@@ -1016,9 +1031,8 @@ static int cmd_merge(int argc, char **argv) {
     if (count < 1) return fail("merge", "no input files");
     if (check_outputs("merge", &out_path, 1)) return EXIT_USAGE;
     const char *const *names = (const char *const *)argv + optind;
-    for (int i = 0; out_path && i < count; i++) /* the merged file would replace a shard */
-        if (ulpb_output_same(out_path, names[i]))
-            return fail("merge", "-o '%s' names input '%s'; write the merged result to a new file", out_path, names[i]);
+    for (int i = 0; i < count; i++) /* the merged file (-o, or stdout) would replace or append to a shard */
+        if (check_not_input("merge", out_path, names[i])) return EXIT_USAGE;
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
@@ -1134,6 +1148,8 @@ static int cmd_targets(int argc, char **argv) {
     if (count > ULPB_TARGETS_MAX_RUNS)
         return fail("targets", "at most %d result files, not %d", ULPB_TARGETS_MAX_RUNS, count);
     const char *const *names = (const char *const *)argv + optind;
+    for (int i = 0; i < count; i++) /* the table would be appended to a run */
+        if (check_not_input("targets", NULL, names[i])) return EXIT_USAGE;
     cJSON *docs[ULPB_TARGETS_MAX_RUNS] = {0};
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("targets", names[i], &status);
@@ -1397,12 +1413,13 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
-    errno = 0; /* ERANGE: beyond binary64's range, as in parse_number */
+    errno = 0;
     *lo = strtod(text, &end);
-    if (end == text || isspace((unsigned char)*text) || *end != ',' || errno == ERANGE) return -1;
+    if (end == text || isspace((unsigned char)*text) || *end != ',' || strtod_out_of_range(*lo)) return -1;
     const char *second = end + 1;
+    errno = 0;
     *hi = strtod(second, &end);
-    if (end == second || isspace((unsigned char)*second) || *end || errno == ERANGE) return -1;
+    if (end == second || isspace((unsigned char)*second) || *end || strtod_out_of_range(*hi)) return -1;
     return isfinite(*lo) && isfinite(*hi) && *lo < *hi ? 0 : -1;
 }
 

@@ -47,6 +47,14 @@ static int run_program(const char *prefix, const char *bin, const char *args) {
 /* Runs ulpbench with the given arguments, as run_program. */
 static int run(const char *args) { return run_program("", ULPBENCH_BIN, args); }
 
+/* Runs ulpbench with its stdout appended to the file `name` of $D (`ulpbench merge a b >> a`); stderr to err.txt. */
+static int run_appending_to(const char *args, const char *name) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s >>%s 2>%s", ULPBENCH_BIN, args, path(name), path("err.txt"));
+    const int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 static char *slurp(const char *p) {
     FILE *f = fopen(p, "rb");
     if (!f) return NULL;
@@ -355,6 +363,12 @@ static void sampled_shards_merge(void **state) {
     char *after = slurp(path("s1.json")), *err = slurp(path("err.txt"));
     assert_non_null(strstr(err, "names input"));
     assert_string_equal(before, after);
+    free(after), free(err);
+    /* so would stdout appended to a shard (without -o the result goes there) */
+    assert_int_equal(run_appending_to("merge $D/s0.json $D/s1.json $D/s2.json", "s1.json"), 2);
+    after = slurp(path("s1.json")), err = slurp(path("err.txt"));
+    assert_non_null(strstr(err, "standard output is the input file"));
+    assert_string_equal(before, after);
     free(before), free(after), free(err);
     /* shards holding different implementations are refused in either order (taking the first file's list
      * would silently drop the other implementations' results) */
@@ -456,6 +470,7 @@ static void sampled_shards_merge(void **state) {
                      {"ulp_sum", "-0x1p+0"},
                      {"max_ulp", "inf"},
                      {"ulp_sum", "0x1p+1024"},
+                     {"ulp_sum", "0x1p+900"}, /* a mean above the maximum */
                      {"ulp_sum", ""},
                      {"ulp_sum", " 0x1p+0"},
                      {"worst_bits", ""},
@@ -739,6 +754,14 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 0/2048 --max-chunks 1 --quiet --json $D/ex.json"), 3);
     assert_int_equal(run("accuracy --resume $D/ex.json --quiet --markdown $D/ex.md"), 0);
+    /* complete now: resuming it again leaves it as it was, and the Markdown, to --markdown or stdout, never replaces
+     * it or is appended to it */
+    char *completed = slurp(path("ex.json"));
+    expect_usage_error("accuracy --resume $D/ex.json --quiet --markdown $D/ex.json", "names input");
+    assert_int_equal(run_appending_to("accuracy --resume $D/ex.json --quiet", "ex.json"), 2);
+    char *unchanged = slurp(path("ex.json"));
+    assert_string_equal(completed, unchanged);
+    free(completed), free(unchanged);
     cJSON *doc = load_json("ex.json");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
     /* the recorded command gives the result in one go: --max-chunks, which stopped the first run, is left out */
@@ -1015,6 +1038,15 @@ static void bench_custom_range(void **state) {
     md = slurp(path("r.md"));
     assert_non_null(strstr(md, "64 [1, 1.0000001]"));
     free(md);
+    /* a subnormal bound is a number as written (glibc's strtod flags its underflow with ERANGE), one below binary64's
+     * range is not: it would read as 0 */
+    assert_int_equal(run("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range 0,2e-310 --quiet "
+                         "--markdown $D/r.md"),
+                     0);
+    md = slurp(path("r.md"));
+    assert_non_null(strstr(md, "64 [0, 2e-310]"));
+    free(md);
+    expect_usage_error("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range 0,1e-400", "--range");
 }
 
 static void bench_rejects_bad_options(void **state) {
