@@ -219,10 +219,7 @@ static void interrupted_run_resumes_to_identical_result(void **state) {
 static void fake_shard(ulpb_exhaustive_state *st, const char *impl, int first_chunk, int end_chunk) {
     const ulpb_exhaustive_spec spec = spec_for(impl, ULPB_OP_cos, false, 0, 1);
     ulpb_exhaustive_init(st, &spec);
-    for (int c = first_chunk; c < end_chunk; c++) {
-        st->done[c] = true;
-        st->chunk_ulp_sum[c] = 0.25 * c;
-    }
+    for (int c = first_chunk; c < end_chunk; c++) st->done[c] = true; /* no ULP errors counted: every sum is 0 */
     st->stats.inputs = (uint64_t)(end_chunk - first_chunk) << ULPB_CHUNK_BITS;
     st->stats.correctly_rounded = st->stats.inputs - 1;
     st->stats.misrounded = 1;
