@@ -242,7 +242,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 
     uint64_t total = 0;
     for (int s = 0; s < p.count; s++) total += p.inputs[s];
-    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs(), ref_mpfr_tls());
+    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs());
     const double start = now_seconds();
     double last_progress = start, reference_seconds = 0.0;
     int s = 0;

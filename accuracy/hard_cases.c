@@ -131,7 +131,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
                           ulpb_hard_case *out) {
     enum { PER_START = 4 }; /* candidates per run, ranked again exactly: the long double ranking is coarse */
     /* the same team frees the caches it filled */
-    const int team = ref_team_size(threads > 0 ? threads : omp_get_max_threads(), ref_mpfr_tls());
+    const int team = ref_team_size(threads > 0 ? threads : omp_get_max_threads());
     const ref_op rop = ulpb_ops[op].ref;
     const int per_start = PER_START < span ? PER_START : span;
     const size_t pool_size = (size_t)starts * (size_t)per_start;
@@ -217,7 +217,7 @@ int ulpb_binary32_range_keys(double lo, double hi, uint32_t *first, uint32_t *la
 
 int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int threads, ulpb_hard_case *out) {
     enum { CANDIDATES_PER_KEPT = 4 }; /* ranked again exactly: the long double ranking is coarse */
-    const int team = ref_team_size(threads > 0 ? threads : omp_get_max_threads(), ref_mpfr_tls());
+    const int team = ref_team_size(threads > 0 ? threads : omp_get_max_threads());
     const ref_op rop = ulpb_ops[op].ref;
     uint32_t first, last;
     if (ulpb_binary32_range_keys(lo, hi, &first, &last)) return 0;

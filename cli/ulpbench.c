@@ -915,8 +915,8 @@ static int run_exhaustive(const accuracy_options *o) {
     /* --resume FILE without --json writes back to FILE; the Markdown (to --markdown or stdout) never goes there */
     const char *const outputs[] = {json_path, o->markdown_path};
     if ((status = check_outputs(sub, outputs, 2)) ||
-        (o->resume_path && ((status = check_not_input(sub, o->markdown_path, o->resume_path)) ||
-                            (o->markdown_path && (status = check_not_input(sub, NULL, o->resume_path)))))) {
+        (o->resume_path && ((status = check_not_input(sub, NULL, o->resume_path)) ||
+                            (o->markdown_path && (status = check_not_input(sub, o->markdown_path, o->resume_path)))))) {
         free(st);
         free(started_by);
         cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);

@@ -137,9 +137,7 @@ ref_verdict ref_compare(const ref_value *v, double y) {
     return y == v->rounded ? REF_MATCH : REF_MISROUNDED;
 }
 
-int ref_team_size(int wanted, int mpfr_tls) { return mpfr_tls ? wanted : 1; }
-
-int ref_mpfr_tls(void) { return mpfr_buildopt_tls_p(); }
+int ref_team_size(int wanted) { return mpfr_buildopt_tls_p() ? wanted : 1; }
 
 void ref_free_cache(void) { mpfr_free_cache(); }
 

@@ -35,11 +35,8 @@ int ref_is_signaling_nan(const ref_format *fmt, uint64_t bits);
 /* Computes f(x) for an x representable in fmt. Thread-safe when MPFR keeps its state per thread (ref_eval sets the
  * exponent range for each call): ref_team_size says how many threads may call it at once. */
 void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out);
-/* `wanted` threads, or 1 when the MPFR in use was built without thread-local storage (mpfr_tls is
- * mpfr_buildopt_tls_p(); a parameter so that tests can ask for the other case). */
-int ref_team_size(int wanted, int mpfr_tls);
-/* mpfr_buildopt_tls_p() of the MPFR linked in. */
-int ref_mpfr_tls(void);
+/* `wanted` threads, or 1 when the MPFR linked in was built without thread-local storage (mpfr_buildopt_tls_p()). */
+int ref_team_size(int wanted);
 
 /* The same for a binary32 x and the binary32 format, without MPFR for nearly every input (see
  * ref_fast.c for the bound it relies on). Returns 1 when decided; 0 means use ref_eval. */

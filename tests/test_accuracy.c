@@ -267,7 +267,7 @@ static void histogram_bins_each_result_by_its_error(void **state) {
 
 /* An error past the largest binary64 (a binary64 result of 1 for asin 2^-1070, whose ulp is 2^-1074) counts as
  * REF_ULP_ERROR_MAX, and sums stop there: the result file holds finite numbers and reads back (merge, --resume). */
-static void stats_saturate_at_dbl_max(void **state) {
+static void stats_saturate_at_the_error_maximum(void **state) {
     (void)state;
     const ulpb_dtype *f64 = &ulpb_dtypes[ULPB_DTYPE_f64];
     ref_value v;
@@ -367,7 +367,7 @@ int main(void) {
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
         cmocka_unit_test(ulp_column_rounds_up),
-        cmocka_unit_test(stats_saturate_at_dbl_max),
+        cmocka_unit_test(stats_saturate_at_the_error_maximum),
         cmocka_unit_test(gate_checks_each_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
