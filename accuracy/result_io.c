@@ -249,6 +249,29 @@ int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *er
     return 0;
 }
 
+/* The worst result against the counts (ulpb_stats_record, ref_ulp_error): the ULP statistics hold finite results alone,
+ * only a misrounded result differs from the correctly rounded one, and it lies more than half an ulp away, where the
+ * correctly rounded one lies within half an ulp (to the histogram's 2^-9 ULP of slack). */
+static int check_worst_result(const ulpb_stats *s, char *err, size_t len) {
+    uint64_t got, expected;
+    memcpy(&got, &s->worst_got, sizeof got);
+    memcpy(&expected, &s->worst_expected, sizeof expected);
+    char shown[48];
+    ulpb_format_ulp(shown, sizeof shown, s->max_ulp);
+    if (!isfinite(s->worst_got) || !isfinite(s->worst_expected))
+        snprintf(err, len, "\"worst_got\" or \"worst_expected\" is not finite");
+    else if (got != expected && s->misrounded == 0)
+        snprintf(err, len, "\"worst_got\" differs from \"worst_expected\", with \"misrounded\" 0");
+    else if (got != expected && !(s->max_ulp > 0.5))
+        snprintf(err, len, "\"worst_got\" differs from \"worst_expected\" by \"max_ulp\" %s, not more than half an ulp",
+                 shown);
+    else if (got == expected && !(s->max_ulp <= 0.5 + 0x1p-9))
+        snprintf(err, len, "\"worst_got\" is \"worst_expected\", yet \"max_ulp\" is %s", shown);
+    else
+        return 0;
+    return -1;
+}
+
 int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t len) {
     memset(s, 0, sizeof *s);
     static const char *const names[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
@@ -311,6 +334,7 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
                      ulpb_hist_labels[top]);
             return -1;
         }
+        if (check_worst_result(s, err, len)) return -1;
     }
     s->has_special_example = cJSON_HasObjectItem(state, "special_bits");
     if (s->has_special_example && (get_hex_bits(state, "special_bits", &s->special_bits, err, len) ||

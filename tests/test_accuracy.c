@@ -291,6 +291,52 @@ static void stats_saturate_at_the_error_maximum(void **state) {
     cJSON_Delete(counters), cJSON_Delete(saved), cJSON_Delete(counters_back), cJSON_Delete(saved_back);
 }
 
+/* A saved worst result that contradicts the counts is refused when read back (merge, --resume): a result other than
+ * the expected one with 0 misrounded, or within half an ulp; the expected one more than half an ulp away; a
+ * non-finite one. Each edit keeps the histogram consistent, so that only the worst result's check can refuse it. */
+static void worst_result_must_agree_with_the_counts(void **state) {
+    (void)state;
+    const ref_value near_midpoint = {
+        .rounded = 0.75, .exact_hi = 0.75 + 0x1p-25, .exact_lo = -0x1p-80, .ulp = 0x1p-24, .exact_lo_ulps = -0x1p-56};
+    ulpb_stats right = {0}, wrong = {0};
+    ulpb_stats_record(&right, 3, 0.5, &near_midpoint, 0.75, false);
+    ulpb_stats_record(&wrong, 3, 0.5, &near_midpoint, 0.75 + 0x1p-24, false);
+    static const struct {
+        bool misrounded;
+        const char *key, *value, *moved_from, *moved_to, *message;
+    } edits[] = {
+        {false, NULL, NULL, NULL, NULL, NULL},
+        {true, NULL, NULL, NULL, NULL, NULL},
+        {false, "worst_got", "0x1.8000020000000p-1", NULL, NULL,
+         "differs from \"worst_expected\", with \"misrounded\" 0"},
+        {true, "max_ulp", "0x1p-1", "<=1", "<=0.5", "not more than half an ulp"},
+        {false, "max_ulp", "0x1.8p-1", "<=0.5", "<=1", "is \"worst_expected\", yet \"max_ulp\" is 0.750"},
+        {true, "worst_expected", "inf", NULL, NULL, "is not finite"},
+        {false, "worst_got", "nan", NULL, NULL, "is not finite"},
+    };
+    for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
+        const ulpb_stats *s = edits[e].misrounded ? &wrong : &right;
+        /* through text, as a file is read (the counts are written as raw numbers) */
+        cJSON *written = ulpb_stats_json(s, &ulpb_dtypes[ULPB_DTYPE_f32]);
+        char *text = cJSON_PrintUnformatted(written);
+        cJSON *counters = cJSON_Parse(text), *saved = ulpb_stats_state_json(s);
+        free(text), cJSON_Delete(written);
+        if (edits[e].key) cJSON_ReplaceItemInObject(saved, edits[e].key, cJSON_CreateString(edits[e].value));
+        if (edits[e].moved_from) {
+            cJSON *histogram = cJSON_GetObjectItemCaseSensitive(counters, "histogram");
+            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(histogram, edits[e].moved_from), 0);
+            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(histogram, edits[e].moved_to), 1);
+        }
+        ulpb_stats back;
+        char err[200] = "";
+        const int status = ulpb_stats_from_json(counters, saved, &back, err, sizeof err);
+        if (edits[e].message ? status != -1 || !strstr(err, edits[e].message) : status != 0)
+            fail_msg("edit %zu: status %d, '%s' (wanted %s)", e, status, err,
+                     edits[e].message ? edits[e].message : "accepted");
+        cJSON_Delete(counters), cJSON_Delete(saved);
+    }
+}
+
 /* The Markdown's max ULP rounds up, so a misrounded 0.5001 never reads as a correctly rounded 0.500. */
 static void ulp_column_rounds_up(void **state) {
     (void)state;
@@ -368,6 +414,7 @@ int main(void) {
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
         cmocka_unit_test(ulp_column_rounds_up),
         cmocka_unit_test(stats_saturate_at_the_error_maximum),
+        cmocka_unit_test(worst_result_must_agree_with_the_counts),
         cmocka_unit_test(gate_checks_each_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
