@@ -15,7 +15,11 @@ enum { OMK_TABLE16_ENTRIES = 32768, OMK_TABLE16_SIZE = OMK_TABLE16_ENTRIES + 2 }
 
 #define OMK_TABLE_float(op, dtype)
 #define OMK_TABLE_double(op, dtype)
-#define OMK_TABLE_uint16_t(op, dtype)                   const uint16_t *omk_table_##op##_##dtype(void);
+/* omk_table_<op>_<dtype>: the table, filled at the first call; omk_table_midpoints_<op>_<dtype>: how many of its
+ * entries the fill took from the direct evaluation, their binary64 result being a 16-bit midpoint (table16.c). */
+#define OMK_TABLE_uint16_t(op, dtype)                                                                                  \
+    const uint16_t *omk_table_##op##_##dtype(void);                                                                    \
+    size_t omk_table_midpoints_##op##_##dtype(void);
 #define OMK_KERNEL(op, dtype, ctype, correctly_rounded) OMK_TABLE_##ctype(op, dtype)
 #include "omk_kernels.def"
 #undef OMK_KERNEL
