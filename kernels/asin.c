@@ -449,8 +449,8 @@ static inline double asin_f32_reduce_near(float x) { return (double)x; }
 #define asin_f32_huge          asin_f32_fast
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
-/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: 16 times the largest
- * error found (2^-72.07, next to the first cell's edge: f64_rounding_margin --search) and about 10 times a rough
+/* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: about 17 times the largest
+ * error found (2^-72.07, next to the first cell's edge: f64_rounding_margin --search) and 11 times a rough
  * a-priori estimate (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21
  * elsewhere, and t to about 2^-76: 2^-71.5). It sends 1 lane in 16,400 to 20,000 to asin_f64_accurate over
  * f64_rounding_margin's input sets (1 in 24,000 lie within 2^-68 of a midpoint; the test's margin rejects some

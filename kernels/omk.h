@@ -15,8 +15,8 @@
  * build), cos(+-inf) = NaN, asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1, asin(+-1) = +-pi/2 correctly rounded.
  * Results do not depend on the caller's floating-point environment (rounding mode, FTZ/DAZ, exception masks): the
  * kernels run under the default one and give a caller in another its MXCSR back, flags included; in the default
- * environment they may raise exception flags, which then say nothing about the inputs (invalid for some finite ones,
- * none for a table's NaN). */
+ * environment they may raise exception flags, which then say nothing about the inputs (invalid for some finite ones;
+ * for a 16-bit NaN none from a table, some from the AVX-512 build's binary32 path). */
 #ifndef OMK_H
 #define OMK_H
 

@@ -6,9 +6,8 @@
  * is a 16-bit midpoint: each midpoint is a binary64 number, so f(x) and its binary64 rounding lie on the same side of
  * it, and f(x) is no midpoint (transcendental for x != 0, and 1 or 0 at 0). Such an entry, which no input has with the
  * present kernels (tests/test_kernels.c counts them), comes from the direct evaluation, op##_<dtype>_direct
- * (omk_internal.h), which fills every entry in the scalar build. Through the vectorized binary64 kernel a process's
- * first 16-bit call took 0.38-0.66 ms instead of 0.88-2.4 ms, one element at a time (AMD Zen 5, AVX-512); in the
- * scalar build the binary64 kernel, whose rounding test the direct evaluation does without, was the slower one. */
+ * (omk_internal.h), which fills every entry in the scalar build: there the binary64 kernel, with its rounding test,
+ * was the slower one. Elsewhere a process's first 16-bit call takes about a third of the time (bench/TUNING.md). */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
