@@ -19,8 +19,8 @@
  *   NaN results fail the test too) take asin_special in a vectorized pass over the block, and so does |x| = 1 when its
  *   block has a rejected lane (its fast result is pi/2 rounded correctly or NaN: the same bits either way). Measured: 0
  *   misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64 --impl omk --samples 100000000 --reference
- *   fast) and on the 89 asin rows of the hard-case table (ctest).
- * asin_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit tables):
+ *   fast) and on the 99 asin rows of the hard-case table (ctest).
+ * asin_f64_dd (one element at a time: the accurate path of binary32; the 16-bit tables in the scalar build):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2
  *                   exact and the square root corrected to double-double by one fma.
@@ -450,7 +450,7 @@ static inline double asin_f32_reduce_near(float x) { return (double)x; }
 #define asin_F64_HUGE_END_BITS 0x3ff0000000000000ull
 #define asin_f64_huge          asin_f64_fast
 /* Rounding test of the binary64 fast path (OMK_ARRAY_LOOP_F64) for an error bound of 2^-68: about 17 times the largest
- * error found (2^-72.07, next to the first cell's edge: f64_rounding_margin --search) and 11 times a rough
+ * error found (2^-72.07, next to the first cell's edge: f64_rounding_margin --search 30000000 200) and 11 times a rough
  * a-priori estimate (four binary64 roundings on the rest, at most 2^-20.6 of the result in the first cell and 2^-21
  * elsewhere, and t to about 2^-76: 2^-71.5). It sends 1 lane in 16,400 to 20,000 to asin_f64_accurate over
  * f64_rounding_margin's input sets (1 in 24,000 lie within 2^-68 of a midpoint; the test's margin rejects some

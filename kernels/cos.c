@@ -20,8 +20,8 @@
  *   point (about 0.3 us; both times on AMD Zen 5, printed by f64_rounding_margin). Measured: 0 misrounded over
  *   10^8 samples (ulpbench accuracy --op cos --dtype f64 --impl omk --samples 100000000 --reference fast) and on
  *   the 57 cos rows of the hard-case table (ctest).
- * cos_f64_dd (one element at a time: the accurate path of binary32 and the source of the 16-bit
- *   tables): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
+ * cos_f64_dd (one element at a time: the accurate path of binary32; the 16-bit tables in the scalar
+ *   build): x = k pi/2 + r, |r| <= pi/4, r = r_hi + r_lo:
  *     |x| < 2^20: Cody-Waite with pi/2 in four parts (33 + 33 + 53 + 53 bits, trig_reduce.h),
  *                 exact products and error-free sums (~100 correct bits);
  *     |x| >= 2^20: Payne-Hanek in 256-bit fixed point (reduce_fixed, shared with cos_f64_fixed), r to about
@@ -212,8 +212,8 @@ static inline int cos_needs_slow_path(double x) { return !(fabs(x) < cos_FAST_LI
  * cos r - 1 and sin r - r from short polynomials (K_COS_SMALL_POLY, K_SIN_SMALL_POLY). A + B hi is
  * summed error-free (|A| >= sin(pi/512) > |B hi| unless A = 0) and the bracket, below r^2/2 + |r|^3/6
  * relative to the result (2^-16.96 when cos(m pi/512) is the smallest nonzero entry), in binary64; the
- * result is value + tail (Fast2Sum), within 2^-67.82 relative as measured (f64_rounding_margin --search). Odd
- * symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
+ * result is value + tail (Fast2Sum), within 2^-67.82 relative as measured (f64_rounding_margin --search 30000000 200).
+ * Odd symmetry of every step makes cos(-x) == cos(x) bit for bit without taking |x|. */
 typedef struct {
     double a_hi, a_lo, b_hi, b_lo; /* A = cos(m pi/512), B = -sin(m pi/512) as double-doubles */
 } cos_step_entry;
@@ -347,8 +347,8 @@ static inline omk_f64_result cos_f64_huge(double x) {
 #define cos_F64_HUGE_END_BITS 0x7ff0000000000000ull /* every finite |x| >= 2^20 */
 /* Rounding test of the binary64 fast paths (OMK_ARRAY_LOOP_F64) for an error bound of 2^-66: 3.3 times the largest
  * error found (2^-67.71 on the huge path, 2^-67.82 on the fast one at the table cells next to the zeros of cos:
- * f64_rounding_margin --search), and 2.3 times a rough a-priori estimate (about seven binary64 roundings on the series
- * term, at most 2^-16.96 of the result: 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate
+ * f64_rounding_margin --search 30000000 200), and 2.3 times a rough a-priori estimate (about seven binary64 roundings
+ * on the series term, at most 2^-16.96 of the result: 2^-67.2). It sends 1 lane in 3,800 to 4,400 to cos_f64_accurate
  * (f64_rounding_margin). */
 #define cos_F64_EPS             0x1p-66
 #define cos_F64_ROUNDING_FACTOR OMK_ROUNDING_FACTOR(cos_F64_EPS)

@@ -668,9 +668,9 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_H_STAGED, op##_h_reduce, op##_h_evaluate, op##_h_reduce_near, op##_F16_NEAR_LIMIT_BITS,
  *   op##_BF16_NEAR_LIMIT_BITS            its stages and block-wide shortcut, as for binary32 above.
  * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
- * the 16-bit kernels (OMK_DEFINE_KERNELS_16) read tables (table16.c) that op##_<dtype>_direct fills from
- * op##_f64_dd, for every lane or for the lanes their binary32 path leaves. odd_sign: 0x8000 for odd ops, 0 for
- * even. */
+ * the 16-bit kernels (OMK_DEFINE_KERNELS_16) read tables (table16.c), for every lane or for the lanes their binary32
+ * path leaves, filled from the binary64 kernel or, in the scalar build, by op##_<dtype>_direct from op##_f64_dd.
+ * odd_sign: 0x8000 for odd ops, 0 for even. */
 #define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
     static double op##_f64_elem(double x) {                                                                            \
         double tail;                                                                                                   \
@@ -706,7 +706,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
     }
 
 /* The entry points of one 16-bit type (mant_bits fraction bits, exponent bias exp_bias): op##_<dtype>_direct, which
- * fills the table (table16.c), and the array kernel. */
+ * fills the table in the scalar build and its rare midpoint entries in the others (table16.c), and the array kernel. */
 #define OMK_DEFINE_KERNELS_16(op, dtype, DTYPE, mant_bits, exp_bias, odd_sign)                                         \
     void OMK_ISA_NAME(omk_##op##_##dtype##_direct)(const uint16_t *x, uint16_t *y, size_t n) {                         \
         for (size_t i = 0; i < n; i++) y[i] = omk_double_to_##dtype(op##_f64_elem(omk_##dtype##_to_double(x[i])));     \
