@@ -7,7 +7,7 @@
  * it, and f(x) is no midpoint (transcendental for x != 0, and 1 or 0 at 0). Such an entry, which no input has with the
  * present kernels (tests/test_kernels.c counts them), comes from the direct evaluation, op##_<dtype>_direct
  * (omk_internal.h), which fills every entry in the scalar build: there the binary64 kernel, with its rounding test,
- * was the slower one. Elsewhere a process's first 16-bit call takes about a third of the time (bench/TUNING.md). */
+ * was the slower one. Elsewhere a process's first 16-bit call takes 0.26-0.41 of the time it took (bench/TUNING.md). */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
