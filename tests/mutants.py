@@ -131,7 +131,7 @@ MUTANTS = [
     ("the ruler accepts a NaN for any expected value",
      "reference/ref.c", "return expect_nan && got_nan ? REF_MATCH : REF_SPECIAL_MISMATCH;", "return REF_MATCH;"),
     ("the ruler measures results below a power of two in the ulps above it",
-     "reference/ref.c", "(below_power_of_two ? v->ulp / 2 : v->ulp)", "(v->ulp)"),
+     "reference/ref.c", "const double unit = below_power_of_two ? v->ulp / 2 : v->ulp;", "const double unit = v->ulp;"),
     ("histogram puts an error of exactly 0.5 ulp in the next bin",
      "accuracy/accuracy.c", "if (ulp <= 0.5) return 1;", "if (ulp < 0.5) return 1;"),
     ("a big-endian .npy read as little-endian",
@@ -169,6 +169,27 @@ MUTANTS = [
     ("targets compares runs made with different sets of ISAs (ULPB_DISABLE_ISA)",
      "bench/targets.c", "        if (!cJSON_Compare(cJSON_GetObjectItem(contexts[0], \"isa_available\"),",
      "        if (0 && !cJSON_Compare(cJSON_GetObjectItem(contexts[0], \"isa_available\"),"),
+    # The checks of what the CLI reads and writes, and the ruler's tiny and huge errors.
+    ("merge and --resume of a sampled run accept a sum of errors that no errors up to max_ulp make (a mean above the"
+     " maximum)",
+     "accuracy/result_io.c", "    if (ulpb_stats_check_sum(s, err, len)) return -1;\n", ""),
+    ("merge, targets and --resume write to stdout even when it is appended to an input file (only -o and --markdown"
+     " compared)",
+     "cli/ulpbench.c", 'if (!ulpb_output_same(output ? output : "/dev/stdout", input)) return 0;',
+     "if (!output || !ulpb_output_same(output, input)) return 0;"),
+    ("a --range bound refused whenever strtod sets ERANGE, a subnormal one (2e-310) too",
+     "cli/ulpbench.c", "return errno == ERANGE && (value == 0 || isinf(value)); }", "return errno == ERANGE; }"),
+    ("the MPFR reference's low part in ulps divided from the binary64 low part, which underflows to 0 for a tiny f(x):"
+     " asin 2^-400 in binary64 reads 0 ULP",
+     "reference/ref.c", "out->exact_lo_ulps = mpfr_get_d(rest, MPFR_RNDA);",
+     "out->exact_lo_ulps = out->exact_lo / out->ulp;"),
+    ("sums of ULP errors not saturated at REF_ULP_ERROR_MAX: two errors of 10^308 sum to infinity",
+     "accuracy/accuracy.c", "return total < REF_ULP_ERROR_MAX ? total : REF_ULP_ERROR_MAX;", "return total;"),
+    ("exhaustive merge and --resume accept chunk sums of errors above what max_ulp allows",
+     "accuracy/exhaustive.c", "return ulpb_stats_check_sum(&st->stats, err, len);", "return 0;"),
+    ("merge and --resume accept a worst result that contradicts the counts (another result than the expected one with"
+     " 0 misrounded)",
+     "accuracy/result_io.c", "        if (check_worst_result(s, err, len)) return -1;\n", ""),
 ]
 
 
