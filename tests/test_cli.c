@@ -1878,6 +1878,13 @@ static void targets_gate_on_saved_runs(void **state) {
         assert_string_equal(stdout_text, "");
         free(err), free(stdout_text);
     }
+    /* the table appended to one of the runs it reads would leave that file two documents, unreadable next time */
+    char *run_before = slurp(path("t4.json"));
+    assert_int_equal(run_appending_to("targets $D/t.json $D/t4.json", "t4.json"), 2);
+    char *run_after = slurp(path("t4.json")), *append_err = slurp(path("err.txt"));
+    if (!one_line_with(append_err, "standard output is the input file")) fail_msg("stderr '%s'", append_err);
+    assert_string_equal(run_before, run_after);
+    free(run_before), free(run_after), free(append_err);
     /* a run that measured no target row (another size) */
     assert_int_equal(
         run("bench --op asin --dtype f64 --sizes 512 --rounds 3 --impl omk,glibc --quiet --json $D/t3.json"), 0);
