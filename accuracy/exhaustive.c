@@ -306,7 +306,10 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     }
     st->spec.entry = ulpb_entry_find(impl, (ulpb_op_id)op_id, ULPB_DTYPE_f32);
     if (!st->spec.entry) {
-        snprintf(err, len, "no implementation '%s' of %s f32 in this registry", impl, op);
+        snprintf(err, len,
+                 "no implementation '%s' of %s f32 in this registry (a library's rows need ULPB_LIBRARIES to load it "
+                 "as in the run)",
+                 impl, op);
         return -1;
     }
     if (st->spec.entry->role == ULPB_ROLE_BASELINE) { /* as a new run of it is refused: its "errors" mean nothing */

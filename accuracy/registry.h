@@ -32,7 +32,8 @@ typedef enum {
 typedef enum {
     ULPB_ROLE_PRODUCTION, /* ours: gated in reports */
     ULPB_ROLE_PEER,       /* other libraries, shown beside us, never gated */
-    ULPB_ROLE_BASELINE    /* throughput reference points (memcpy); no accuracy */
+    ULPB_ROLE_BASELINE,   /* throughput reference points (memcpy); no accuracy */
+    ULPB_ROLE_LIBRARY     /* a user's kernels, loaded at run time (ULPB_LIBRARIES): gated in reports, as omk's */
 } ulpb_role;
 
 typedef struct {
@@ -80,12 +81,22 @@ typedef struct {
 
 extern const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT];
 extern const ulpb_op ulpb_ops[ULPB_OP_COUNT];
-extern const ulpb_entry ulpb_entries[];
-extern const size_t ulpb_entry_count;
+/* The registry.def and omk_kernels.def entries, then those of the libraries ulpb_load_libraries loaded. */
+extern const ulpb_entry *ulpb_entries;
+extern size_t ulpb_entry_count;
 extern const ulpb_input_set ulpb_input_sets[];
 extern const size_t ulpb_input_set_count;
 extern const ulpb_target ulpb_targets[];
 extern const size_t ulpb_target_count;
+
+/* Loads the user's kernels that spec names, "NAME[:PREFIX]=PATH[,NAME[:PREFIX]=PATH...]" (ULPB_LIBRARIES; NULL or
+ * empty: none): PATH a shared object exporting PREFIX_<op>_<dtype> (PREFIX defaults to NAME) with omk's signatures
+ * (omk.h), each found one becoming an entry of implementation NAME and role ULPB_ROLE_LIBRARY. Call it once, before
+ * anything reads the registry. 0, or -1 and a message in err. */
+int ulpb_load_libraries(const char *spec, char *err, size_t err_len);
+/* The loaded libraries for the environment record, "NAME=PATH (BYTES bytes, FNV-1a 0x...)" joined by "; ", or NULL
+ * when none is loaded. */
+const char *ulpb_libraries_loaded(void);
 
 /* Name lookups; -1 when unknown. */
 int ulpb_dtype_find(const char *name);

@@ -102,6 +102,8 @@ cJSON *ulpb_environment_json(void) {
     cJSON_AddStringToObject(env, "ulpbench", ULPB_VERSION);
     /* the commit built (ULPB_SOURCE_ID): two builds of one version may hold different kernels */
     cJSON_AddStringToObject(env, "source", ULPB_SOURCE_ID);
+    /* the user's kernels (ULPB_LIBRARIES): each file's path, size and digest */
+    if (ulpb_libraries_loaded()) cJSON_AddStringToObject(env, "libraries", ulpb_libraries_loaded());
     return env;
 }
 
@@ -359,6 +361,7 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddStringToObject(o, "dtype", dt->name);
     cJSON_AddStringToObject(o, "impl", r->entry->impl);
     cJSON_AddBoolToObject(o, "production", r->entry->role == ULPB_ROLE_PRODUCTION);
+    cJSON_AddStringToObject(o, "role", ulpb_role_name(r->entry->role));
     cJSON_AddStringToObject(o, "description", r->entry->description);
     cJSON_AddStringToObject(o, "mode", r->exhaustive ? "exhaustive" : "sampled");
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
@@ -552,7 +555,12 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         results[r].entry =
             op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
         if (!results[r].entry) {
-            snprintf(err, len, "%s: result %d names no registry entry", names[0], r);
+            snprintf(err, len,
+                     "%s: result %d names no registry entry (%s %s %s; a library's rows need ULPB_LIBRARIES "
+                     "to load it as in the run)",
+                     names[0], r, impl ? impl : "no impl",
+                     ulpb_json_get_string(id, "op") ? ulpb_json_get_string(id, "op") : "no op",
+                     ulpb_json_get_string(id, "dtype") ? ulpb_json_get_string(id, "dtype") : "no dtype");
             goto done;
         }
         if (results[r].entry->role == ULPB_ROLE_BASELINE) {

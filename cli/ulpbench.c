@@ -289,10 +289,13 @@ static int cmd_list(int argc, char **argv) {
         if (c == 'h') {
             puts("usage: ulpbench list\n\n"
                  "Prints every registry entry: implementation, op, dtype, role (production: gated; peer: shown\n"
-                 "beside us; baseline: throughput only), the ISA it needs (avx2: AVX2+FMA+F16C; avx512: AVX-512F;\n"
-                 "avx512bf16: AVX-512F+AVX512_BF16), whether this CPU runs it, and a description. Entries the CPU\n"
-                 "cannot run are skipped by every command. ULPB_DISABLE_ISA=avx512,avx2 (any of the ISA names)\n"
-                 "makes ulpbench treat those ISAs as missing, omk included (it sets OMK_ISA unless that is set).");
+                 "beside us; baseline: throughput only; library: your kernels, gated), the ISA it needs (avx2:\n"
+                 "AVX2+FMA+F16C; avx512: AVX-512F; avx512bf16: AVX-512F+AVX512_BF16), whether this CPU runs it,\n"
+                 "and a description. Entries the CPU cannot run are skipped by every command.\n"
+                 "ULPB_DISABLE_ISA=avx512,avx2 (any of the ISA names) makes ulpbench treat those ISAs as missing,\n"
+                 "omk included (it sets OMK_ISA unless that is set). ULPB_LIBRARIES=NAME[:PREFIX]=PATH[,...] loads\n"
+                 "your kernels for every command: the shared object PATH's PREFIX_cos_f16 ... PREFIX_asin_f64\n"
+                 "(omk.h's signatures; PREFIX defaults to NAME), measured as implementation NAME.");
             return 0;
         }
         return bad_option("list", c, argc, argv);
@@ -476,12 +479,15 @@ static void command_line(FILE *f, const char *command) { labelled_command_line(f
 
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
-    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s); source %s.\n",
+    const char *libraries = cJSON_GetStringValue(cJSON_GetObjectItem(env, "libraries"));
+    fprintf(f,
+            "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s); source %s%s%s.\n",
             cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
             cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
             cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring,
             cJSON_GetObjectItem(env, "omk_isa")->valuestring, cJSON_GetObjectItem(env, "omk_half16")->valuestring,
-            cJSON_GetObjectItem(env, "source")->valuestring);
+            cJSON_GetObjectItem(env, "source")->valuestring, libraries ? "; libraries loaded: " : "",
+            libraries ? libraries : "");
     cJSON_Delete(env);
 }
 
@@ -742,12 +748,14 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
  * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
  * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
-    static const char *const same_environment[] = {"glibc",   "sleef",      "mpfr",     "omk",
-                                                   "omk_isa", "omk_half16", "ulpbench", "source"};
+    static const char *const same_environment[] = {"glibc",      "sleef",    "mpfr",   "omk",      "omk_isa",
+                                                   "omk_half16", "ulpbench", "source", "libraries"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
-        if (!*a && !*b && strcmp(same_environment[k], "source") == 0) continue; /* both written before it was */
+        /* source: both written before it was; libraries: present only when ULPB_LIBRARIES loaded some */
+        if (!*a && !*b && (strcmp(same_environment[k], "source") == 0 || strcmp(same_environment[k], "libraries") == 0))
+            continue;
         if (!*a || !*b || strcmp(*a, *b) != 0) {
             if (!*a) *a = "missing";
             if (!*b) *b = "missing";
@@ -1636,11 +1644,12 @@ static int report_into_dir(accuracy_options *o) {
     char *gate_text = NULL;
     size_t gate_len = 0;
     FILE *gf = open_memstream(&gate_text, &gate_len);
-    int gated_rows = 0;
+    int gated_rows = 0, library_rows = 0;
     for (int i = 0; i < count; i++) {
         const ulpb_result *r = &results[i];
-        if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;
+        if (r->entry->role != ULPB_ROLE_PRODUCTION && r->entry->role != ULPB_ROLE_LIBRARY) continue;
         gated_rows++;
+        library_rows += r->entry->role == ULPB_ROLE_LIBRARY;
         const int d = r->entry->dtype;
         char why[200];
         if (!ulpb_gate_check(r, &o->gate, why, sizeof why)) continue;
@@ -1654,18 +1663,31 @@ static int report_into_dir(accuracy_options *o) {
     cJSON_AddBoolToObject(gate, "passed", passed);
     cJSON_AddNumberToObject(gate, "gated_rows", gated_rows);
     if (gated_rows == 0)
-        fputs("Gate: PASSED, but nothing was gated: the selection holds no production (omk) row.\n", gf);
-    else if (passed)
-        fprintf(gf,
-                "Gate: PASSED (%d production row%s: 0 special-value mismatches; misrounded and max ULP within the "
-                "per-dtype thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
-                gated_rows, gated_rows == 1 ? "" : "s");
-    else
-        fprintf(gf,
-                "Gate: FAILED (%d of %d production row%s failed, listed above; each must have 0 special-value "
-                "mismatches, misrounded and max ULP within the per-dtype thresholds in report.json, and 0 misrounded "
-                "for the correctly rounded kernels it lists).\n",
-                cJSON_GetArraySize(failures), gated_rows, gated_rows == 1 ? "" : "s");
+        fputs("Gate: PASSED, but nothing was gated: the selection holds no production (omk) row and no row of "
+              "ULPB_LIBRARIES.\n",
+              gf);
+    else {
+        /* "3 production rows", or with the user's kernels "3 production rows and 2 of ULPB_LIBRARIES" */
+        char rows[96];
+        const int production_rows = gated_rows - library_rows;
+        int len = production_rows ? snprintf(rows, sizeof rows, "%d production row%s", production_rows,
+                                             production_rows == 1 ? "" : "s")
+                                  : 0;
+        if (library_rows)
+            snprintf(rows + len, sizeof rows - (size_t)len, "%s%d row%s of ULPB_LIBRARIES", len ? " and " : "",
+                     library_rows, library_rows == 1 ? "" : "s");
+        if (passed)
+            fprintf(gf,
+                    "Gate: PASSED (%s: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
+                    "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
+                    rows);
+        else
+            fprintf(gf,
+                    "Gate: FAILED (%d of %s failed, listed above; each must have 0 special-value mismatches, "
+                    "misrounded and max ULP within the per-dtype thresholds in report.json, and 0 misrounded for the "
+                    "correctly rounded kernels it lists).\n",
+                    cJSON_GetArraySize(failures), rows);
+    }
     fclose(gf);
 
     /* the seed also draws the quick bench's inputs */
@@ -1738,12 +1760,12 @@ static int cmd_report(int argc, char **argv) {
                "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
                "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
                "the Markdown tables and writes DIR/report.json and DIR/report.md (DIR is made if its parent\n"
-               "exists; default: .). Gate for production (omk)\n"
-               "rows: no special-value mismatch, and per dtype misrounded <= N and max ULP <= X (defaults, omk's\n"
-               "promise: 0 misrounded for f16/bf16/f32 and for every kernel kernels/omk_kernels.def marks\n"
-               "correctly rounded, max 0.51 ULP for f64; accuracy/registry.def). --max-misrounded DTYPE=N also\n"
-               "sets the limit of that dtype's correctly rounded kernels.\n"
-               "Exit status 1 when a production kernel fails the gate; peers never fail it.\n"
+               "exists; default: .). Gate for production (omk) rows and your kernels (ULPB_LIBRARIES, see\n"
+               "'ulpbench list --help'): no special-value mismatch, and per dtype misrounded <= N and max ULP\n"
+               "<= X (defaults, omk's promise: 0 misrounded for f16/bf16/f32 and for every kernel\n"
+               "kernels/omk_kernels.def marks correctly rounded, max 0.51 ULP for f64; accuracy/registry.def).\n"
+               "--max-misrounded DTYPE=N also sets the limit of that dtype's correctly rounded kernels.\n"
+               "Exit status 1 when a production kernel or one of ULPB_LIBRARIES fails the gate; peers never do.\n"
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
                "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
@@ -1921,7 +1943,9 @@ int main(int argc, char **argv) {
                      forced_isa, getenv("ULPB_DISABLE_ISA"));
     }
     /* the settings as the user gave them, before ulpb_limit_omk_to_available_isas sets OMK_ISA itself */
-    static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16"};
+    /* the user's kernels join the registry before any command reads it */
+    if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
+    static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16", "ULPB_LIBRARIES"};
     char *env_words[sizeof recorded_variables / sizeof *recorded_variables];
     for (size_t k = 0; k < sizeof recorded_variables / sizeof *recorded_variables; k++) {
         const char *value = getenv(recorded_variables[k]);

@@ -1769,6 +1769,129 @@ static cJSON *bench_row(cJSON *doc, const char *name) {
     return NULL;
 }
 
+/* A user's kernels (tests/demo_kernels.c) through ULPB_LIBRARIES: listed, measured, evaluated, timed and gated like
+ * omk's, recorded in the results, and every malformed setting refused before anything runs. */
+static void users_kernels_through_ulpb_libraries(void **state) {
+    (void)state;
+    char setting[1024];
+    snprintf(setting, sizeof setting, "demo=%s,bad=%s", ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("list"), 0);
+    char *out = slurp(path("out.txt"));
+    /* the symbols the library exports, and no others (it has no binary64 kernels) */
+    assert_non_null(strstr(out, "demo_cos_f32 from ULPB_LIBRARIES"));
+    assert_non_null(strstr(out, "demo_asin_f32 from ULPB_LIBRARIES"));
+    assert_non_null(strstr(out, "demo_cos_f16 from ULPB_LIBRARIES"));
+    assert_non_null(strstr(out, "bad_cos_f16 from ULPB_LIBRARIES"));
+    assert_null(strstr(out, "demo_cos_f64"));
+    free(out);
+
+    /* demo calls libm's binary32 functions, as the glibc peer does: the same rows, input for input */
+    assert_int_equal(run("accuracy --op all --dtype f32 --impl glibc,demo --samples 3000 --quiet --json $D/lib.json"),
+                     0);
+    cJSON *doc = load_json("lib.json");
+    const cJSON *results = cJSON_GetObjectItem(doc, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 4);
+    for (int r = 0; r < 4; r += 2) {
+        cJSON *glibc = cJSON_GetArrayItem(results, r), *demo = cJSON_GetArrayItem(results, r + 1);
+        assert_string_equal(string_of(glibc, "impl"), "glibc");
+        assert_string_equal(string_of(demo, "impl"), "demo");
+        assert_string_equal(string_of(demo, "role"), "library");
+        assert_false(cJSON_IsTrue(cJSON_GetObjectItem(demo, "production")));
+        static const char *const same[] = {"inputs", "misrounded", "special_mismatches", "max_ulp", "mean_ulp"};
+        for (size_t k = 0; k < sizeof same / sizeof *same; k++)
+            assert_true(number_of(glibc, same[k]) == number_of(demo, same[k]));
+        assert_true(cJSON_Compare(cJSON_GetObjectItem(glibc, "histogram"), cJSON_GetObjectItem(demo, "histogram"), 1));
+    }
+    /* the record names the file and its digest, and the command sets the variable again */
+    const char *libraries = string_of(cJSON_GetObjectItem(doc, "environment"), "libraries");
+    assert_non_null(strstr(libraries, "demo="));
+    assert_non_null(strstr(libraries, "libulpb_demo_kernels.so ("));
+    assert_non_null(strstr(libraries, "FNV-1a 0x"));
+    assert_true(strncmp(string_of(doc, "command"), "ULPB_LIBRARIES=demo=", 20) == 0);
+    cJSON_Delete(doc);
+
+    /* eval applies it as it applies a registry entry */
+    const float x[5] = {0.0f, 0.5f, -2.0f, 3.0f, 1e6f};
+    const size_t five = 5;
+    write_array("lx.npy", NPY_F4, 1, &five, x);
+    assert_int_equal(run("eval --op cos --impl demo $D/lx.npy $D/ly_demo.npy"), 0);
+    assert_int_equal(run("eval --op cos --impl glibc $D/lx.npy $D/ly_glibc.npy"), 0);
+    char *demo_y = slurp(path("ly_demo.npy")), *glibc_y = slurp(path("ly_glibc.npy"));
+    assert_memory_equal(demo_y, glibc_y, 128 + 5 * sizeof(float));
+    free(demo_y), free(glibc_y);
+    expect_usage_error("eval --op cos --impl demo --dtype bf16 $D/lx.npy $D/ly_bf.npy", "does not hold bf16");
+
+    /* bench times it beside the others, in the same rounds */
+    assert_int_equal(run("bench --op cos --dtype f16 --impl omk,demo --sizes 64 --rounds 3 --quiet --json $D/lb.json"),
+                     0);
+    doc = load_json("lb.json");
+    int demo_rows = 0;
+    const cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(doc, "benchmarks")) {
+        if (strncmp(string_of(b, "run_name"), "cos/f16/demo/64/", 16) != 0) continue;
+        demo_rows++;
+        assert_true(number_of(b, "ratio_to_omk") > 0);
+    }
+    assert_int_equal(demo_rows, 2); /* the two input sets of cos */
+    cJSON_Delete(doc);
+
+    /* a report gates the library's rows: bad fails, demo (libm's cosf: about 1% misrounded) passes only within the
+     * limits given */
+    assert_int_equal(run("report --op cos --dtype f16 --impl bad --no-bench --quiet --output-dir $D/lib_bad"), 1);
+    char *md = slurp(path("lib_bad/report.md"));
+    /* its own failure (1.0 for NaN and infinities), not demo's two misrounded results from another slot's symbol */
+    assert_non_null(strstr(md, "- FAIL bad cos f16: 2048 special-value mismatches"));
+    assert_non_null(strstr(md, "Gate: FAILED (1 of 1 row of ULPB_LIBRARIES failed"));
+    free(md);
+    assert_int_equal(
+        run("report --op cos --dtype f32 --impl demo,omk --samples 3000 --no-bench --quiet --output-dir $D/lib_demo"),
+        1);
+    assert_int_equal(run("report --op cos --dtype f32 --impl demo,omk --samples 3000 --no-bench --quiet "
+                         "--max-misrounded f32=3000 --max-ulp f32=1 --output-dir $D/lib_demo2"),
+                     0);
+    md = slurp(path("lib_demo2/report.md"));
+    assert_non_null(strstr(md, "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES:"));
+    free(md);
+
+    /* shards of a library's rows merge only where the same library is loaded */
+    assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 0/2 --quiet --json "
+                         "$D/ls0.json"),
+                     0);
+    assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 1/2 --quiet --json "
+                         "$D/ls1.json"),
+                     0);
+    assert_int_equal(run("merge -o $D/lm.json $D/ls0.json $D/ls1.json"), 0);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+    expect_usage_error("merge -o $D/lm2.json $D/ls0.json $D/ls1.json", "need ULPB_LIBRARIES");
+    assert_false(exists(path("lm2.json")));
+
+    static const char *const refused[][2] = {
+        {"demo", "is not NAME=PATH"},
+        {"omk=" ULPB_DEMO_KERNELS, "the name 'omk' is taken"},
+        {"all=" ULPB_DEMO_KERNELS, "the name 'all' is taken"},
+        {"demo=" ULPB_DEMO_KERNELS ",demo=" ULPB_DEMO_KERNELS, "the name 'demo' is taken"},
+        {"demo=" ULPB_DEMO_KERNELS ",", "empty item"},
+        {"my-kernels=" ULPB_DEMO_KERNELS, "symbol prefix 'my-kernels' is no C identifier"},
+        {"mine:2nd=" ULPB_DEMO_KERNELS, "symbol prefix '2nd' is no C identifier"},
+        {"mine=", "names no library file"},
+        {"mine=/nonexistent/libmine.so", "cannot open '/nonexistent/libmine.so'"},
+        {"mine=/tmp", "is not a regular file"},
+        {"mine=" ULPBENCH_TEST_SOURCE, "cannot load"},
+        {"mine=" ULPB_DEMO_KERNELS, "exports none of mine_cos_f16"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        assert_int_equal(setenv("ULPB_LIBRARIES", refused[i][0], 1), 0);
+        expect_usage_error("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/never.json", refused[i][1]);
+        assert_false(exists(path("never.json")));
+    }
+    /* one that loads: a prefix other than the name */
+    assert_int_equal(setenv("ULPB_LIBRARIES", "mine:demo=" ULPB_DEMO_KERNELS, 1), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl mine --quiet"), 0);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+    assert_no_temp_files();
+}
+
 /* targets on a real bench file whose omk ratios are then set: the table, and --gate's exit status. */
 static void targets_gate_on_saved_runs(void **state) {
     (void)state;
@@ -1933,6 +2056,7 @@ int main(void) {
         cmocka_unit_test(recorded_command_survives_backticks),
         cmocka_unit_test(file_size_limit_is_an_error),
         cmocka_unit_test(outputs_follow_the_umask),
+        cmocka_unit_test(users_kernels_through_ulpb_libraries),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),

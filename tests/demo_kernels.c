@@ -1,0 +1,32 @@
+/* A user's kernels as ULPB_LIBRARIES loads them (test_cli): omk.h's signatures under other prefixes.
+ *   demo_*: the naive pipeline ML runtimes use, libm's binary32 function (and, for binary16, widen and narrow around
+ *           it), so that its rows must equal the glibc peer's rows;
+ *   bad_cos_f16: 1.0 for every input, right only near 0, so that a report gates it and fails.
+ * No binary64 entry points: a library need not offer every kernel. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omk.h" /* its conversions, as the glibc peer's */
+
+void demo_cos_f32(const float *x, float *y, size_t n);
+void demo_asin_f32(const float *x, float *y, size_t n);
+void demo_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
+void bad_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
+
+void demo_cos_f32(const float *x, float *y, size_t n) {
+    for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
+}
+
+void demo_asin_f32(const float *x, float *y, size_t n) {
+    for (size_t i = 0; i < n; i++) y[i] = asinf(x[i]);
+}
+
+void demo_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
+    for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_f16(cosf(omk_f16_to_f32(x[i])));
+}
+
+void bad_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
+    (void)x;
+    for (size_t i = 0; i < n; i++) y[i] = 0x3c00; /* 1.0 */
+}
