@@ -4,6 +4,7 @@
 #include <cpuid.h>
 #include <ctype.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -109,9 +110,10 @@ static const ulpb_kernel_fn library_calls[KERNEL_COUNT][LIBRARY_MAX] = {
 #undef OMK_KERNEL
 };
 
-static char *libraries_loaded;
+static char *libraries_loaded, *libraries_identity;
 
 const char *ulpb_libraries_loaded(void) { return libraries_loaded; }
+const char *ulpb_libraries_identity(void) { return libraries_identity; }
 
 /* 64-bit FNV-1a of the file: the record says which build of a library a result measured. */
 static int file_digest(const char *path, unsigned long long *bytes, uint64_t *digest) {
@@ -140,76 +142,136 @@ static bool is_identifier(const char *s, size_t n) {
 }
 
 /* One NAME[:PREFIX]=PATH of n characters at item into slot; 0, or -1 and a message. */
-static int load_library(const char *item, size_t n, int slot, ulpb_entry *entries, size_t *count, char *record,
-                        size_t record_len, char *err, size_t err_len) {
-    const char *eq = memchr(item, '=', n);
-    if (!eq) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: '%.*s' is not NAME=PATH (or NAME:PREFIX=PATH)", (int)n, item);
+/* dlopen maps a file's segments without checking that the file holds them: a truncated library would stop the process
+ * (SIGBUS) at the first read of a missing page. 0 when every loadable segment of a 64-bit ELF file lies inside it
+ * (other files are left to dlopen's own checks), else -1 and the reason. */
+static int elf_segments_in_file(const char *path, unsigned long long size, char *why, size_t why_len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_len, "%s", strerror(errno));
         return -1;
     }
-    const char *colon = memchr(item, ':', (size_t)(eq - item));
-    const size_t name_len = (size_t)((colon ? colon : eq) - item);
-    char name[LIBRARY_NAME_MAX], prefix[LIBRARY_NAME_MAX], path[PATH_MAX], resolved[PATH_MAX];
+    Elf64_Ehdr header;
+    int rc = 0;
+    if (fread(&header, sizeof header, 1, f) == 1 && memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 &&
+        header.e_ident[EI_CLASS] == ELFCLASS64) {
+        if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phoff > size ||
+            (unsigned long long)header.e_phnum * sizeof(Elf64_Phdr) > size - header.e_phoff ||
+            fseek(f, (long)header.e_phoff, SEEK_SET) != 0)
+            rc = -1;
+        for (unsigned i = 0; rc == 0 && i < header.e_phnum; i++) {
+            Elf64_Phdr segment;
+            if (fread(&segment, sizeof segment, 1, f) != 1 ||
+                (segment.p_type == PT_LOAD && (segment.p_offset > size || segment.p_filesz > size - segment.p_offset)))
+                rc = -1;
+        }
+        if (rc) snprintf(why, why_len, "the file is cut short (its program headers name bytes past its end)");
+    }
+    fclose(f);
+    return rc;
+}
+
+/* One item of ULPB_LIBRARIES, checked before any is loaded. */
+typedef struct {
+    char name[LIBRARY_NAME_MAX], prefix[LIBRARY_NAME_MAX], path[PATH_MAX];
+    bool prefix_given;
+} library_item;
+
+/* NAME[:PREFIX]=PATH, the n characters at text, into *item; 0, or -1 and a message. */
+static int parse_library_item(const char *text, size_t n, library_item *item, char *err, size_t err_len) {
+    const char *eq = memchr(text, '=', n);
+    if (!eq) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: '%.*s' is not NAME=PATH (or NAME:PREFIX=PATH)", (int)n, text);
+        return -1;
+    }
+    const char *colon = memchr(text, ':', (size_t)(eq - text));
+    const size_t name_len = (size_t)((colon ? colon : eq) - text);
     const size_t prefix_len = colon ? (size_t)(eq - colon - 1) : name_len;
-    const char *prefix_at = colon ? colon + 1 : item;
-    const size_t path_len = n - (size_t)(eq + 1 - item);
-    bool name_ok = name_len > 0 && name_len < sizeof name;
+    const char *prefix_at = colon ? colon + 1 : text;
+    const size_t path_len = n - (size_t)(eq + 1 - text);
+    bool name_ok = name_len > 0 && name_len < sizeof item->name;
     for (size_t i = 0; i < name_len && name_ok; i++)
-        name_ok = isalnum((unsigned char)item[i]) || item[i] == '_' || item[i] == '-' || item[i] == '.';
+        name_ok = isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == '-' || text[i] == '.';
     if (!name_ok) {
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: the name '%.*s' must be 1 to %d letters, digits, '_', '-' or '.' (it names the "
                  "implementation in --impl and the tables)",
-                 (int)name_len, item, LIBRARY_NAME_MAX - 1);
+                 (int)name_len, text, LIBRARY_NAME_MAX - 1);
         return -1;
     }
-    memcpy(name, item, name_len);
-    name[name_len] = 0;
-    if (strcmp(name, "all") == 0 || ulpb_impl_known(name)) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: the name '%s' is taken (%s); choose another", name,
-                 strcmp(name, "all") == 0 ? "--impl all selects every implementation" : "see ulpbench list");
+    memcpy(item->name, text, name_len);
+    item->name[name_len] = 0;
+    if (strcmp(item->name, "all") == 0 || ulpb_impl_known(item->name)) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: the name '%s' is taken (%s); choose another", item->name,
+                 strcmp(item->name, "all") == 0 ? "--impl all selects every implementation"
+                                                : "an implementation of the registry: see ulpbench list");
         return -1;
     }
-    if (prefix_len >= sizeof prefix || !is_identifier(prefix_at, prefix_len)) {
+    if (prefix_len >= sizeof item->prefix || !is_identifier(prefix_at, prefix_len)) {
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: the symbol prefix '%.*s' is no C identifier of at most %d characters (%s)",
                  (int)prefix_len, prefix_at, LIBRARY_NAME_MAX - 1,
                  colon ? "NAME:PREFIX=PATH" : "give one: NAME:PREFIX=PATH");
         return -1;
     }
-    memcpy(prefix, prefix_at, prefix_len);
-    prefix[prefix_len] = 0;
-    if (path_len == 0 || path_len >= sizeof path) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: '%s' names no library file", name);
+    memcpy(item->prefix, prefix_at, prefix_len);
+    item->prefix[prefix_len] = 0;
+    item->prefix_given = colon != NULL;
+    if (path_len == 0) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: '%s' names no library file", item->name);
         return -1;
     }
-    memcpy(path, eq + 1, path_len);
-    path[path_len] = 0;
+    if (path_len >= sizeof item->path) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: the path of '%s' is longer than %d characters", item->name,
+                 PATH_MAX - 1);
+        return -1;
+    }
+    memcpy(item->path, eq + 1, path_len);
+    item->path[path_len] = 0;
+    return 0;
+}
+
+/* Loads item into slot: its entries appended to entries[*count...], its record to record and identity. 0, or -1 and
+ * a message (the entries it appended stay for the caller to free). */
+static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
+                        size_t record_len, char *identity, size_t identity_len, char *err, size_t err_len) {
     /* a path, not a name for the loader's search: the library a result records is the file given */
+    char resolved[PATH_MAX], why[160];
     struct stat st;
-    if (!realpath(path, resolved) || stat(resolved, &st) != 0) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: cannot open '%s': %s", path, strerror(errno));
+    if (!realpath(item->path, resolved) || stat(resolved, &st) != 0) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: cannot open '%s': %s", item->path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: '%s' is not a regular file", path);
+        snprintf(err, err_len, "ULPB_LIBRARIES: '%s' is not a regular file", item->path);
+        return -1;
+    }
+    /* the digest of what is then loaded, read first */
+    unsigned long long bytes;
+    uint64_t digest;
+    if (file_digest(resolved, &bytes, &digest) != 0) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s'", item->path);
+        return -1;
+    }
+    if (elf_segments_in_file(resolved, bytes, why, sizeof why) != 0) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, why);
         return -1;
     }
     void *handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        const char *why = dlerror();
-        snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", path, why ? why : "unknown error");
+        const char *reason = dlerror();
+        snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, reason ? reason : "unknown error");
         return -1;
     }
     int found = 0;
     for (int k = 0; k < KERNEL_COUNT; k++) {
         char symbol[LIBRARY_NAME_MAX + 16];
-        snprintf(symbol, sizeof symbol, "%s%s", prefix, library_kernels[k].suffix);
+        snprintf(symbol, sizeof symbol, "%s%s", item->prefix, library_kernels[k].suffix);
         library_symbols[slot][k] = dlsym(handle, symbol);
         if (!library_symbols[slot][k]) continue;
         char description[LIBRARY_NAME_MAX + 64];
         snprintf(description, sizeof description, "%s from ULPB_LIBRARIES", symbol);
-        char *impl = strdup(name), *text = strdup(description);
+        char *impl = strdup(item->name), *text = strdup(description);
         if (!impl || !text) {
             free(impl), free(text);
             snprintf(err, err_len, "out of memory");
@@ -230,18 +292,16 @@ static int load_library(const char *item, size_t n, int slot, ulpb_entry *entrie
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: '%s' exports none of %s_cos_f16 ... %s_asin_f64 (omk.h's names and signatures, "
                  "with its prefix)",
-                 path, prefix, prefix);
+                 item->path, item->prefix, item->prefix);
         return -1;
     }
-    unsigned long long bytes;
-    uint64_t digest;
-    if (file_digest(resolved, &bytes, &digest) != 0) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    const size_t used = strlen(record);
-    snprintf(record + used, record_len - used, "%s%s%s%s=%s (%llu bytes, FNV-1a 0x%016llx)", used ? "; " : "", name,
-             colon ? ":" : "", colon ? prefix : "", resolved, bytes, (unsigned long long)digest);
+    const char *prefix_mark = item->prefix_given ? ":" : "", *prefix = item->prefix_given ? item->prefix : "";
+    size_t used = strlen(record);
+    snprintf(record + used, record_len - used, "%s%s%s%s=%s (%llu bytes, FNV-1a 0x%016llx)", used ? "; " : "",
+             item->name, prefix_mark, prefix, resolved, bytes, (unsigned long long)digest);
+    used = strlen(identity);
+    snprintf(identity + used, identity_len - used, "%s%s%s%s %llu 0x%016llx", used ? "; " : "", item->name, prefix_mark,
+             prefix, bytes, (unsigned long long)digest);
     return 0;
 }
 
@@ -251,47 +311,52 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         snprintf(err, err_len, "ULPB_LIBRARIES: loaded twice");
         return -1;
     }
-    const size_t builtin_count = ulpb_entry_count;
-    ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
-    const size_t record_len = (size_t)LIBRARY_MAX * (PATH_MAX + 128);
-    char *record = calloc(record_len, 1);
-    if (!entries || !record) {
-        free(entries), free(record);
-        snprintf(err, err_len, "out of memory");
-        return -1;
-    }
-    memcpy(entries, builtin_entries, sizeof builtin_entries);
-    size_t count = builtin_count;
-    int slot = 0;
+    /* every item checked before any library is loaded (and its constructors run) */
+    static library_item items[LIBRARY_MAX];
+    int item_count = 0;
     for (const char *p = spec; *p;) {
         const size_t n = strcspn(p, ",");
         if (n == 0 || (p[n] == ',' && !p[n + 1])) {
             snprintf(err, err_len,
                      "ULPB_LIBRARIES has an empty item: '%s' (NAME=PATH items separated by single commas)", spec);
-            free(entries), free(record);
             return -1;
         }
-        if (slot == LIBRARY_MAX) {
+        if (item_count == LIBRARY_MAX) {
             snprintf(err, err_len, "ULPB_LIBRARIES names more than %d libraries", LIBRARY_MAX);
-            free(entries), free(record);
             return -1;
         }
-        /* the names loaded so far count as taken too */
-        ulpb_entries = entries;
-        ulpb_entry_count = count;
-        if (load_library(p, n, slot++, entries, &count, record, record_len, err, err_len) != 0) {
-            ulpb_entries = builtin_entries; /* nothing half loaded is left in the registry */
-            ulpb_entry_count = builtin_count;
-            for (size_t i = builtin_count; i < count; i++)
-                free((char *)entries[i].impl), free((char *)entries[i].description);
-            free(entries), free(record);
-            return -1;
-        }
+        if (parse_library_item(p, n, &items[item_count], err, err_len) != 0) return -1;
+        for (int k = 0; k < item_count; k++)
+            if (strcmp(items[k].name, items[item_count].name) == 0) {
+                snprintf(err, err_len, "ULPB_LIBRARIES gives the name '%s' twice", items[k].name);
+                return -1;
+            }
+        item_count++;
         p += n + (p[n] == ',');
     }
+    const size_t builtin_count = ulpb_entry_count;
+    ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
+    const size_t record_len = (size_t)LIBRARY_MAX * (PATH_MAX + 128), identity_len = (size_t)LIBRARY_MAX * 128;
+    char *record = calloc(record_len, 1), *identity = calloc(identity_len, 1);
+    if (!entries || !record || !identity) {
+        free(entries), free(record), free(identity);
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    memcpy(entries, builtin_entries, sizeof builtin_entries);
+    size_t count = builtin_count;
+    for (int slot = 0; slot < item_count; slot++)
+        if (load_library(&items[slot], slot, entries, &count, record, record_len, identity, identity_len, err,
+                         err_len) != 0) {
+            for (size_t i = builtin_count; i < count; i++)
+                free((char *)entries[i].impl), free((char *)entries[i].description);
+            free(entries), free(record), free(identity);
+            return -1;
+        }
     ulpb_entries = entries;
     ulpb_entry_count = count;
     libraries_loaded = record;
+    libraries_identity = identity;
     return 0;
 }
 

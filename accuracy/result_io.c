@@ -103,7 +103,10 @@ cJSON *ulpb_environment_json(void) {
     /* the commit built (ULPB_SOURCE_ID): two builds of one version may hold different kernels */
     cJSON_AddStringToObject(env, "source", ULPB_SOURCE_ID);
     /* the user's kernels (ULPB_LIBRARIES): each file's path, size and digest */
-    if (ulpb_libraries_loaded()) cJSON_AddStringToObject(env, "libraries", ulpb_libraries_loaded());
+    if (ulpb_libraries_loaded()) {
+        cJSON_AddStringToObject(env, "libraries", ulpb_libraries_loaded());
+        cJSON_AddStringToObject(env, "libraries_identity", ulpb_libraries_identity());
+    }
     return env;
 }
 

@@ -176,9 +176,37 @@ static int check_not_input(const char *sub, const char *output, const char *inpu
 static char **g_env_words;
 static int g_env_count;
 
-/* The command line as one shell-safe string for the reports, after g_env_words: words of only safe characters as they
- * are, others in single quotes (' as '\\''), and words with control characters (a newline would break the Markdown
- * line) in bash's $'...' with octal escapes. */
+/* word at p, shell-safe: as it is when it holds only safe characters, else in single quotes (' as '\\''), or with
+ * control characters (a newline would break the Markdown line) in bash's $'...' with octal escapes. Returns the end. */
+static char *append_quoted(char *p, const char *word) {
+    bool plain = *word != 0, control = false;
+    for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
+        if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
+        if (*c < 0x20 || *c == 0x7f) control = true;
+    }
+    if (plain) return stpcpy(p, word);
+    if (control) {
+        p = stpcpy(p, "$'");
+        for (const unsigned char *c = (const unsigned char *)word; *c; c++)
+            if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
+                p += sprintf(p, "\\%03o", *c);
+            else
+                *p++ = (char)*c;
+        *p++ = '\'';
+        return p;
+    }
+    *p++ = '\'';
+    for (const char *c = word; *c; c++)
+        if (*c == '\'')
+            p = stpcpy(p, "'\\''");
+        else
+            *p++ = *c;
+    *p++ = '\'';
+    return p;
+}
+
+/* The command line as one shell-safe string for the reports: g_env_words (NAME=value, of which only the value is
+ * quoted, or the shell would take the word for a command rather than an assignment), then argv's words. */
 static char *join_command(int argc, char **argv) {
     size_t len = 1;
     const int total = g_env_count + argc;
@@ -186,32 +214,14 @@ static char *join_command(int argc, char **argv) {
     char *s = calloc(len, 1), *p = s;
     if (!s) return NULL;
     for (int i = 0; i < total; i++) {
-        const char *word = i < g_env_count ? g_env_words[i] : argv[i - g_env_count];
-        bool plain = *word != 0, control = false;
-        for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
-            if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
-            if (*c < 0x20 || *c == 0x7f) control = true;
-        }
         if (i) *p++ = ' ';
-        if (plain) {
-            p = stpcpy(p, word);
-        } else if (control) {
-            p = stpcpy(p, "$'");
-            for (const unsigned char *c = (const unsigned char *)word; *c; c++)
-                if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
-                    p += sprintf(p, "\\%03o", *c);
-                else
-                    *p++ = (char)*c;
-            *p++ = '\'';
-        } else {
-            *p++ = '\'';
-            for (const char *c = word; *c; c++)
-                if (*c == '\'')
-                    p = stpcpy(p, "'\\''");
-                else
-                    *p++ = *c;
-            *p++ = '\'';
+        if (i >= g_env_count) {
+            p = append_quoted(p, argv[i - g_env_count]);
+            continue;
         }
+        const char *assignment = g_env_words[i], *value = strchr(assignment, '=') + 1;
+        p += sprintf(p, "%.*s", (int)(value - assignment), assignment);
+        p = *value ? append_quoted(p, value) : p;
     }
     *p = 0;
     return s;
@@ -577,7 +587,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             const int parsed = parse_impls(o->impl_names, o->impls, &o->impl_count, &unknown);
             if (parsed == -2)
                 return fail(sub, "--impl needs comma-separated names without empty ones, got '%s'", optarg);
-            if (parsed) return fail(sub, "unknown implementation '%s' (see ulpbench list)", unknown);
+            if (parsed)
+                return fail(sub,
+                            "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
+                            unknown);
             break;
         }
         case 'n':
@@ -748,14 +761,20 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
  * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
  * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
-    static const char *const same_environment[] = {"glibc",      "sleef",    "mpfr",   "omk",      "omk_isa",
-                                                   "omk_half16", "ulpbench", "source", "libraries"};
+    static const char *const same_environment[] = {
+        "glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16", "ulpbench", "source", "libraries_identity"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
+        const bool libraries = strcmp(same_environment[k], "libraries_identity") == 0;
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
-        /* source: both written before it was; libraries: present only when ULPB_LIBRARIES loaded some */
-        if (!*a && !*b && (strcmp(same_environment[k], "source") == 0 || strcmp(same_environment[k], "libraries") == 0))
-            continue;
+        /* source: both written before it was. The libraries (ULPB_LIBRARIES) by name, size and digest: a copy of one
+         * file in another place (another runner of a job array) is the same library. */
+        if (!*a && !*b && (strcmp(same_environment[k], "source") == 0 || libraries)) continue;
+        if (libraries && (!*a || !*b)) {
+            *a = *a ? *a : "none loaded";
+            *b = *b ? *b : "none loaded";
+            return "libraries loaded by ULPB_LIBRARIES";
+        }
         if (!*a || !*b || strcmp(*a, *b) != 0) {
             if (!*a) *a = "missing";
             if (!*b) *b = "missing";
@@ -1028,9 +1047,10 @@ static int cmd_merge(int argc, char **argv) {
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
                  "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built), that\n"
-                 "overlap, or that leave a gap. The merged file records the shards' environment, its cpu every CPU\n"
-                 "they ran on, and in merged_from each shard's file and the command that made it.");
+                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, the\n"
+                 "libraries of ULPB_LIBRARIES, which must be loaded here too), that overlap, or that leave a gap.\n"
+                 "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
+                 "merged_from each shard's file and the command that made it.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);
@@ -1063,6 +1083,14 @@ static int cmd_merge(int argc, char **argv) {
         else if (what)
             status = fail("merge", "%s and %s were run in different environments (%s: '%s', '%s')", names[0], names[i],
                           what, a, b);
+    }
+    if (status == 0) { /* the merge's command, which the result records, names the libraries the shards ran */
+        const char *ran = cJSON_GetStringValue(cJSON_GetObjectItem(envs[0], "libraries_identity")),
+                   *here = ulpb_libraries_identity();
+        if ((ran || here) && (!ran || !here || strcmp(ran, here) != 0))
+            status =
+                fail("merge", "the shards ran with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')",
+                     ran ? ran : "none loaded", here ? here : "none loaded");
     }
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
@@ -1488,7 +1516,9 @@ static int cmd_bench(int argc, char **argv) {
             case -2:
                 return fail("bench", "--impl needs comma-separated names without empty ones, got '%s'", optarg);
             default:
-                return fail("bench", "unknown implementation '%s' (see ulpbench list)", unknown);
+                return fail("bench",
+                            "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
+                            unknown);
             }
             break;
         case 'z':
@@ -1644,7 +1674,7 @@ static int report_into_dir(accuracy_options *o) {
     char *gate_text = NULL;
     size_t gate_len = 0;
     FILE *gf = open_memstream(&gate_text, &gate_len);
-    int gated_rows = 0, library_rows = 0;
+    int gated_rows = 0, library_rows = 0, failed_production = 0;
     for (int i = 0; i < count; i++) {
         const ulpb_result *r = &results[i];
         if (r->entry->role != ULPB_ROLE_PRODUCTION && r->entry->role != ULPB_ROLE_LIBRARY) continue;
@@ -1657,6 +1687,7 @@ static int report_into_dir(accuracy_options *o) {
         snprintf(line, sizeof line, "%s %s %s: %s", r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[d].name,
                  why);
         cJSON_AddItemToArray(failures, cJSON_CreateString(line));
+        failed_production += r->entry->role == ULPB_ROLE_PRODUCTION;
         fprintf(gf, "- FAIL %s\n", line);
     }
     const bool passed = cJSON_GetArraySize(failures) == 0;
@@ -1681,12 +1712,19 @@ static int report_into_dir(accuracy_options *o) {
                     "Gate: PASSED (%s: 0 special-value mismatches; misrounded and max ULP within the per-dtype "
                     "thresholds in report.json; 0 misrounded for the correctly rounded kernels it lists).\n",
                     rows);
-        else
+        else if (!production_rows || !library_rows) /* "2 of 3 production rows failed" */
             fprintf(gf,
                     "Gate: FAILED (%d of %s failed, listed above; each must have 0 special-value mismatches, "
                     "misrounded and max ULP within the per-dtype thresholds in report.json, and 0 misrounded for the "
                     "correctly rounded kernels it lists).\n",
                     cJSON_GetArraySize(failures), rows);
+        else /* both kinds: the count of each that failed, not a total that reads as all of one kind */
+            fprintf(gf,
+                    "Gate: FAILED (%d of %d production row%s and %d of %d row%s of ULPB_LIBRARIES failed, listed "
+                    "above; each must have 0 special-value mismatches, misrounded and max ULP within the per-dtype "
+                    "thresholds in report.json, and 0 misrounded for the correctly rounded kernels it lists).\n",
+                    failed_production, production_rows, production_rows == 1 ? "" : "s",
+                    (int)cJSON_GetArraySize(failures) - failed_production, library_rows, library_rows == 1 ? "" : "s");
     }
     fclose(gf);
 
@@ -1829,7 +1867,9 @@ static int cmd_eval(int argc, char **argv) {
     if (!op_text) return fail("eval", "missing --op (cos or asin)");
     const int op = ulpb_op_find(op_text);
     if (op < 0) return fail("eval", "unknown op '%s' (expected cos or asin)", op_text);
-    if (!ulpb_impl_known(impl)) return fail("eval", "unknown implementation '%s' (see ulpbench list)", impl);
+    if (!ulpb_impl_known(impl))
+        return fail("eval", "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
+                    impl);
     /* a baseline (memcpy) computes nothing: its output would be the input, exit status 0 */
     for (size_t i = 0; i < ulpb_entry_count; i++)
         if (strcmp(ulpb_entries[i].impl, impl) == 0 && ulpb_entries[i].role == ULPB_ROLE_BASELINE)
@@ -1943,8 +1983,6 @@ int main(int argc, char **argv) {
                      forced_isa, getenv("ULPB_DISABLE_ISA"));
     }
     /* the settings as the user gave them, before ulpb_limit_omk_to_available_isas sets OMK_ISA itself */
-    /* the user's kernels join the registry before any command reads it */
-    if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
     static const char *const recorded_variables[] = {"ULPB_DISABLE_ISA", "OMK_ISA", "OMK_HALF16", "ULPB_LIBRARIES"};
     char *env_words[sizeof recorded_variables / sizeof *recorded_variables];
     for (size_t k = 0; k < sizeof recorded_variables / sizeof *recorded_variables; k++) {
@@ -1965,6 +2003,9 @@ int main(int argc, char **argv) {
     else if (forced_half16 && strcmp(forced_half16, omk_half16_method()) != 0)
         snprintf(env_error, sizeof env_error, "OMK_HALF16=%s needs omk's avx512 build; this run uses the %s build's %s",
                  forced_half16, omk_isa_in_use(), omk_half16_method());
+    /* the user's kernels join the registry before any command reads it; after OMK_ISA is set, for a library that
+     * reads it when loaded */
+    if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
     if (*env_error && !help) {
         fail_early("%s", env_error);
         for (int i = 0; i < g_env_count; i++) free(env_words[i]);

@@ -1769,6 +1769,18 @@ static cJSON *bench_row(cJSON *doc, const char *name) {
     return NULL;
 }
 
+/* The first `most` bytes of file from (all: (size_t)-1) to file to, then `extra` if not NULL. */
+static void copy_file(const char *from, const char *to, size_t most, const char *extra) {
+    char *buf = malloc(1 << 20);
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(buf), assert_non_null(in), assert_non_null(out);
+    const size_t n = fread(buf, 1, 1 << 20, in);
+    assert_true(n < (1 << 20));
+    assert_int_equal(fwrite(buf, 1, n < most ? n : most, out), n < most ? n : most);
+    if (extra) fputs(extra, out);
+    fclose(in), fclose(out), free(buf);
+}
+
 /* A user's kernels (tests/demo_kernels.c) through ULPB_LIBRARIES: listed, measured, evaluated, timed and gated like
  * omk's, recorded in the results, and every malformed setting refused before anything runs. */
 static void users_kernels_through_ulpb_libraries(void **state) {
@@ -1847,6 +1859,9 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     assert_int_equal(
         run("report --op cos --dtype f32 --impl demo,omk --samples 3000 --no-bench --quiet --output-dir $D/lib_demo"),
         1);
+    md = slurp(path("lib_demo/report.md")); /* which of the two kinds failed */
+    assert_non_null(strstr(md, "Gate: FAILED (0 of 1 production row and 1 of 1 row of ULPB_LIBRARIES failed"));
+    free(md);
     assert_int_equal(run("report --op cos --dtype f32 --impl demo,omk --samples 3000 --no-bench --quiet "
                          "--max-misrounded f32=3000 --max-ulp f32=1 --output-dir $D/lib_demo2"),
                      0);
@@ -1862,15 +1877,63 @@ static void users_kernels_through_ulpb_libraries(void **state) {
                          "$D/ls1.json"),
                      0);
     assert_int_equal(run("merge -o $D/lm.json $D/ls0.json $D/ls1.json"), 0);
+    /* a copy of the file elsewhere (another runner's checkout) is the same library; one changed by a byte is not */
+    copy_file(ULPB_DEMO_KERNELS, path("my lib's copy.so"), (size_t)-1, NULL);
+    copy_file(ULPB_DEMO_KERNELS, path("changed.so"), (size_t)-1, "x");
+    char copy_setting[1200];
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s,bad=%s", path("my lib's copy.so"), ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 1/2 --quiet --json "
+                         "$D/ls1c.json"),
+                     0);
+    assert_int_equal(run("merge -o $D/lmc.json $D/ls0.json $D/ls1c.json"), 0);
+    /* its recorded command, with the path quoted as the value of the assignment, runs again to the same result */
+    doc = load_json("ls1c.json");
+    char rerun[2048];
+    snprintf(rerun, sizeof rerun, "cd '%s' && %s >/dev/null 2>&1", g_dir, string_of(doc, "command"));
+    cJSON_Delete(doc);
+    assert_non_null(strstr(rerun, "ULPB_LIBRARIES='demo="));
+    cJSON *before = load_json("ls1c.json");
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0); /* the command sets it, or demo is unknown */
+    assert_int_equal(system(rerun), 0);
+    cJSON *after = load_json("ls1c.json");
+    const cJSON *row_before = cJSON_GetArrayItem(cJSON_GetObjectItem(before, "results"), 0),
+                *row_after = cJSON_GetArrayItem(cJSON_GetObjectItem(after, "results"), 0);
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(row_before, "state"), cJSON_GetObjectItem(row_after, "state"), 1));
+    assert_string_equal(string_of(row_after, "impl"), "demo");
+    cJSON_Delete(before), cJSON_Delete(after);
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s,bad=%s", path("changed.so"), ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 1/2 --quiet --json "
+                         "$D/ls1x.json"),
+                     0);
+    expect_usage_error("merge -o $D/lmx.json $D/ls0.json $D/ls1x.json", "different environments (libraries_identity");
+    /* merge loads the libraries the shards ran, so that its recorded command names them */
+    expect_usage_error("merge -o $D/lmx.json $D/ls0.json $D/ls1.json",
+                       "other libraries than ULPB_LIBRARIES loads here");
     assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
-    expect_usage_error("merge -o $D/lm2.json $D/ls0.json $D/ls1.json", "need ULPB_LIBRARIES");
-    assert_false(exists(path("lm2.json")));
+    expect_usage_error("merge -o $D/lm2.json $D/ls0.json $D/ls1.json",
+                       "other libraries than ULPB_LIBRARIES loads here");
+    assert_false(exists(path("lm2.json")) || exists(path("lmx.json")));
+    /* a library cut short is refused, not mapped past its end (which stops the process with SIGBUS) */
+    copy_file(ULPB_DEMO_KERNELS, path("short.so"), 4000, NULL);
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s", path("short.so"));
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    expect_usage_error("list", "is cut short");
+    /* five libraries are too many, with or without --help, and nothing of the first four stays loaded */
+    snprintf(copy_setting, sizeof copy_setting, "a:demo=%s,b:demo=%s,c:demo=%s,d:demo=%s,e:demo=%s", ULPB_DEMO_KERNELS,
+             ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    expect_usage_error("list", "more than 4 libraries");
+    const int help_status = run("accuracy --impl a --help");
+    assert_true(help_status == 0 || help_status == 2);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
 
     static const char *const refused[][2] = {
         {"demo", "is not NAME=PATH"},
         {"omk=" ULPB_DEMO_KERNELS, "the name 'omk' is taken"},
         {"all=" ULPB_DEMO_KERNELS, "the name 'all' is taken"},
-        {"demo=" ULPB_DEMO_KERNELS ",demo=" ULPB_DEMO_KERNELS, "the name 'demo' is taken"},
+        {"demo=" ULPB_DEMO_KERNELS ",demo=" ULPB_DEMO_KERNELS, "gives the name 'demo' twice"},
         {"demo=" ULPB_DEMO_KERNELS ",", "empty item"},
         {"my-kernels=" ULPB_DEMO_KERNELS, "symbol prefix 'my-kernels' is no C identifier"},
         {"mine:2nd=" ULPB_DEMO_KERNELS, "symbol prefix '2nd' is no C identifier"},
