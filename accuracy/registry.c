@@ -228,6 +228,11 @@ static int parse_library_item(const char *text, size_t n, library_item *item, ch
     }
     memcpy(item->path, eq + 1, path_len);
     item->path[path_len] = 0;
+    for (size_t i = 0; i < path_len; i++)
+        if ((unsigned char)item->path[i] < 0x20 || item->path[i] == 0x7f) { /* would break the reports' lines */
+            snprintf(err, err_len, "ULPB_LIBRARIES: the path of '%s' holds a control character", item->name);
+            return -1;
+        }
     return 0;
 }
 

@@ -1938,6 +1938,7 @@ static void users_kernels_through_ulpb_libraries(void **state) {
         {"my-kernels=" ULPB_DEMO_KERNELS, "symbol prefix 'my-kernels' is no C identifier"},
         {"mine:2nd=" ULPB_DEMO_KERNELS, "symbol prefix '2nd' is no C identifier"},
         {"mine=", "names no library file"},
+        {"mine=/tmp/lib\nmine.so", "holds a control character"},
         {"mine=/nonexistent/libmine.so", "cannot open '/nonexistent/libmine.so'"},
         {"mine=/tmp", "is not a regular file"},
         {"mine=" ULPBENCH_TEST_SOURCE, "cannot load"},
