@@ -171,11 +171,19 @@ static int elf_segments_in_file(const char *path, unsigned long long size, char 
     return rc;
 }
 
-/* One item of ULPB_LIBRARIES, checked before any is loaded. */
+/* One item of ULPB_LIBRARIES, checked (its text, then its file) before any is loaded. */
 typedef struct {
-    char name[LIBRARY_NAME_MAX], prefix[LIBRARY_NAME_MAX], path[PATH_MAX];
+    char name[LIBRARY_NAME_MAX], prefix[LIBRARY_NAME_MAX], path[PATH_MAX], resolved[PATH_MAX];
     bool prefix_given;
+    unsigned long long bytes;
+    uint64_t digest;
 } library_item;
+
+static bool has_control_character(const char *s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return true;
+    return false;
+}
 
 /* NAME[:PREFIX]=PATH, the n characters at text, into *item; 0, or -1 and a message. */
 static int parse_library_item(const char *text, size_t n, library_item *item, char *err, size_t err_len) {
@@ -228,41 +236,48 @@ static int parse_library_item(const char *text, size_t n, library_item *item, ch
     }
     memcpy(item->path, eq + 1, path_len);
     item->path[path_len] = 0;
-    for (size_t i = 0; i < path_len; i++)
-        if ((unsigned char)item->path[i] < 0x20 || item->path[i] == 0x7f) { /* would break the reports' lines */
-            snprintf(err, err_len, "ULPB_LIBRARIES: the path of '%s' holds a control character", item->name);
-            return -1;
-        }
+    if (has_control_character(item->path)) { /* it would break the reports' lines */
+        snprintf(err, err_len, "ULPB_LIBRARIES: the path of '%s' holds a control character", item->name);
+        return -1;
+    }
     return 0;
 }
 
-/* Loads item into slot: its entries appended to entries[*count...], its record to record and identity. 0, or -1 and
- * a message (the entries it appended stay for the caller to free). */
-static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
-                        size_t record_len, char *identity, size_t identity_len, char *err, size_t err_len) {
+/* The file of item: resolved (the path a result records), a regular file, its digest, and whole; 0, or -1 and a
+ * message. */
+static int check_library_file(library_item *item, char *err, size_t err_len) {
     /* a path, not a name for the loader's search: the library a result records is the file given */
-    char resolved[PATH_MAX], why[160];
+    char why[160];
     struct stat st;
-    if (!realpath(item->path, resolved) || stat(resolved, &st) != 0) {
+    if (!realpath(item->path, item->resolved) || stat(item->resolved, &st) != 0) {
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot open '%s': %s", item->path, strerror(errno));
+        return -1;
+    }
+    if (has_control_character(item->resolved)) { /* reached through a symbolic link */
+        snprintf(err, err_len, "ULPB_LIBRARIES: the path of '%s' leads to a file name with a control character",
+                 item->name);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
         snprintf(err, err_len, "ULPB_LIBRARIES: '%s' is not a regular file", item->path);
         return -1;
     }
-    /* the digest of what is then loaded, read first */
-    unsigned long long bytes;
-    uint64_t digest;
-    if (file_digest(resolved, &bytes, &digest) != 0) {
+    if (file_digest(item->resolved, &item->bytes, &item->digest) != 0) { /* of what is then loaded, read first */
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s'", item->path);
         return -1;
     }
-    if (elf_segments_in_file(resolved, bytes, why, sizeof why) != 0) {
+    if (elf_segments_in_file(item->resolved, item->bytes, why, sizeof why) != 0) {
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, why);
         return -1;
     }
-    void *handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
+    return 0;
+}
+
+/* Loads item (checked) into slot: its entries appended to entries[*count...], its record to record. 0, or -1 and a
+ * message (the entries it appended stay for the caller to free). */
+static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
+                        size_t record_len, char *err, size_t err_len) {
+    void *handle = dlopen(item->resolved, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char *reason = dlerror();
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, reason ? reason : "unknown error");
@@ -300,14 +315,20 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
                  item->path, item->prefix, item->prefix);
         return -1;
     }
-    const char *prefix_mark = item->prefix_given ? ":" : "", *prefix = item->prefix_given ? item->prefix : "";
-    size_t used = strlen(record);
-    snprintf(record + used, record_len - used, "%s%s%s%s=%s (%llu bytes, FNV-1a 0x%016llx)", used ? "; " : "",
-             item->name, prefix_mark, prefix, resolved, bytes, (unsigned long long)digest);
-    used = strlen(identity);
-    snprintf(identity + used, identity_len - used, "%s%s%s%s %llu 0x%016llx", used ? "; " : "", item->name, prefix_mark,
-             prefix, bytes, (unsigned long long)digest);
+    const size_t used = strlen(record);
+    const int len =
+        snprintf(record + used, record_len - used, "%s%s%s%s=%s (%llu bytes, FNV-1a 0x%016llx)", used ? "; " : "",
+                 item->name, item->prefix_given ? ":" : "", item->prefix_given ? item->prefix : "", item->resolved,
+                 item->bytes, (unsigned long long)item->digest);
+    if (len < 0 || (size_t)len >= record_len - used) { /* record_len holds four of the longest */
+        snprintf(err, err_len, "ULPB_LIBRARIES: the record of '%s' does not fit", item->name);
+        return -1;
+    }
     return 0;
+}
+
+static int item_name_order(const void *a, const void *b) {
+    return strcmp(((const library_item *)a)->name, ((const library_item *)b)->name);
 }
 
 int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
@@ -316,7 +337,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         snprintf(err, err_len, "ULPB_LIBRARIES: loaded twice");
         return -1;
     }
-    /* every item checked before any library is loaded (and its constructors run) */
+    /* every item, its text and its file, checked before any library is loaded (and its constructors run) */
     static library_item items[LIBRARY_MAX];
     int item_count = 0;
     for (const char *p = spec; *p;) {
@@ -339,6 +360,8 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         item_count++;
         p += n + (p[n] == ',');
     }
+    for (int k = 0; k < item_count; k++)
+        if (check_library_file(&items[k], err, err_len) != 0) return -1;
     const size_t builtin_count = ulpb_entry_count;
     ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
     const size_t record_len = (size_t)LIBRARY_MAX * (PATH_MAX + 128), identity_len = (size_t)LIBRARY_MAX * 128;
@@ -351,13 +374,21 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     memcpy(entries, builtin_entries, sizeof builtin_entries);
     size_t count = builtin_count;
     for (int slot = 0; slot < item_count; slot++)
-        if (load_library(&items[slot], slot, entries, &count, record, record_len, identity, identity_len, err,
-                         err_len) != 0) {
+        if (load_library(&items[slot], slot, entries, &count, record, record_len, err, err_len) != 0) {
             for (size_t i = builtin_count; i < count; i++)
                 free((char *)entries[i].impl), free((char *)entries[i].description);
             free(entries), free(record), free(identity);
             return -1;
         }
+    /* what two runs must share, whatever the order of the items, the paths, or whether the prefix was spelled out */
+    static library_item sorted[LIBRARY_MAX];
+    memcpy(sorted, items, (size_t)item_count * sizeof *items);
+    qsort(sorted, (size_t)item_count, sizeof *sorted, item_name_order);
+    for (int k = 0; k < item_count; k++) {
+        const size_t used = strlen(identity);
+        snprintf(identity + used, identity_len - used, "%s%s:%s %llu 0x%016llx", k ? "; " : "", sorted[k].name,
+                 sorted[k].prefix, sorted[k].bytes, (unsigned long long)sorted[k].digest);
+    }
     ulpb_entries = entries;
     ulpb_entry_count = count;
     libraries_loaded = record;

@@ -178,8 +178,8 @@ static int g_env_count;
 
 /* word at p, shell-safe: as it is when it holds only safe characters, else in single quotes (' as '\\''), or with
  * control characters (a newline would break the Markdown line) in bash's $'...' with octal escapes. Returns the end. */
-static char *append_quoted(char *p, const char *word) {
-    bool plain = *word != 0, control = false;
+static char *append_quoted(char *p, const char *word, bool quote_assignment) {
+    bool plain = *word != 0 && !(quote_assignment && strchr(word, '=')), control = false;
     for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
         if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
         if (*c < 0x20 || *c == 0x7f) control = true;
@@ -216,12 +216,13 @@ static char *join_command(int argc, char **argv) {
     for (int i = 0; i < total; i++) {
         if (i) *p++ = ' ';
         if (i >= g_env_count) {
-            p = append_quoted(p, argv[i - g_env_count]);
+            /* the program's path unquoted, as X=y/ulpbench, would read as an assignment */
+            p = append_quoted(p, argv[i - g_env_count], i == g_env_count);
             continue;
         }
         const char *assignment = g_env_words[i], *value = strchr(assignment, '=') + 1;
         p += sprintf(p, "%.*s", (int)(value - assignment), assignment);
-        p = *value ? append_quoted(p, value) : p;
+        p = *value ? append_quoted(p, value, false) : p;
     }
     *p = 0;
     return s;
@@ -1042,15 +1043,16 @@ static int cmd_merge(int argc, char **argv) {
         if (c == 'o')
             out_path = optarg;
         else if (c == 'h') {
-            puts("usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
-                 "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
-                 "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
-                 "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
-                 "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, the\n"
-                 "libraries of ULPB_LIBRARIES, which must be loaded here too), that overlap, or that leave a gap.\n"
-                 "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
-                 "merged_from each shard's file and the command that made it.");
+            puts(
+                "usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
+                "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
+                "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
+                "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
+                "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
+                "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, the\n"
+                "libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a gap.\n"
+                "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
+                "merged_from each shard's file and the command that made it.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);

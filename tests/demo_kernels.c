@@ -2,10 +2,13 @@
  *   demo_*: the naive pipeline ML runtimes use, libm's binary32 function (and, for binary16, widen and narrow around
  *           it), so that its rows must equal the glibc peer's rows;
  *   bad_cos_f16: 1.0 for every input, right only near 0, so that a report gates it and fails.
- * No binary64 entry points: a library need not offer every kernel. */
+ * No binary64 entry points: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says so on
+ * stderr (test_cli checks that a setting with a bad item loads nothing). */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "omk.h" /* its conversions, as the glibc peer's */
 
@@ -29,4 +32,8 @@ void demo_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
 void bad_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
     (void)x;
     for (size_t i = 0; i < n; i++) y[i] = 0x3c00; /* 1.0 */
+}
+
+__attribute__((constructor)) static void announce(void) {
+    if (getenv("ULPB_DEMO_ANNOUNCE")) fputs("demo_kernels loaded\n", stderr);
 }

@@ -719,8 +719,9 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s; %s accuracy --op cos --dtype f32 --exhaustive --shard 1/64 --threads 1 --checkpoint 0.02 "
              "--json %s --quiet >/dev/null 2>&1 & pid=$!; i=0; "
-             "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.01; i=$((i + 1)); done; kill -9 $pid; wait $pid; true",
-             path("ck"), ULPBENCH_BIN, path("ck/c.json"), path("ck/c.json"));
+             "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.01; i=$((i + 1)); done; kill -9 $pid; wait $pid; "
+             "rm -f %s/.c.json.tmp.*; true", /* a checkpoint that SIGKILL cut short leaves its temporary file */
+             path("ck"), ULPBENCH_BIN, path("ck/c.json"), path("ck/c.json"), path("ck"));
     assert_int_equal(system(cmd), 0);
     cJSON *doc = load_json("ck/c.json");
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
@@ -1908,6 +1909,15 @@ static void users_kernels_through_ulpb_libraries(void **state) {
                          "$D/ls1x.json"),
                      0);
     expect_usage_error("merge -o $D/lmx.json $D/ls0.json $D/ls1x.json", "different environments (libraries_identity");
+    /* the same two libraries in the other order, the prefix spelled out: the same libraries */
+    snprintf(copy_setting, sizeof copy_setting, "bad=%s,demo:demo=%s", ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 1/2 --quiet --json "
+                         "$D/ls1o.json"),
+                     0);
+    assert_int_equal(run("merge -o $D/lmo.json $D/ls0.json $D/ls1o.json"), 0);
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s,bad=%s", path("changed.so"), ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
     /* merge loads the libraries the shards ran, so that its recorded command names them */
     expect_usage_error("merge -o $D/lmx.json $D/ls0.json $D/ls1.json",
                        "other libraries than ULPB_LIBRARIES loads here");
@@ -1949,6 +1959,39 @@ static void users_kernels_through_ulpb_libraries(void **state) {
         expect_usage_error("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/never.json", refused[i][1]);
         assert_false(exists(path("never.json")));
     }
+    /* a control character reached through a symbolic link would break the reports' lines too */
+    assert_int_equal(mkdir(path("new\nline"), 0777), 0);
+    copy_file(ULPB_DEMO_KERNELS, path("new\nline/lib.so"), (size_t)-1, NULL);
+    assert_int_equal(symlink(path("new\nline"), path("plain")), 0);
+    char linked[1200];
+    snprintf(linked, sizeof linked, "demo=%s", path("plain/lib.so"));
+    assert_int_equal(setenv("ULPB_LIBRARIES", linked, 1), 0);
+    expect_usage_error("list", "leads to a file name with a control character");
+    /* a bad item after a good one: nothing is loaded (the library's constructor would say so) */
+    assert_int_equal(setenv("ULPB_DEMO_ANNOUNCE", "1", 1), 0);
+    static const char *const after_a_good_one[] = {"demo=" ULPB_DEMO_KERNELS ",mine=/nonexistent/libmine.so",
+                                                   "demo=" ULPB_DEMO_KERNELS ",mine=/tmp",
+                                                   "demo=" ULPB_DEMO_KERNELS ",short=PLACEHOLDER"};
+    for (size_t i = 0; i < sizeof after_a_good_one / sizeof *after_a_good_one; i++) {
+        char setting_i[1200];
+        snprintf(setting_i, sizeof setting_i, "%s", after_a_good_one[i]);
+        char *placeholder = strstr(setting_i, "PLACEHOLDER");
+        if (placeholder)
+            snprintf(placeholder, sizeof setting_i - (size_t)(placeholder - setting_i), "%s", path("short.so"));
+        assert_int_equal(setenv("ULPB_LIBRARIES", setting_i, 1), 0);
+        assert_int_equal(run("list"), 2);
+        char *err = slurp(path("err.txt"));
+        if (strstr(err, "demo_kernels loaded") || !one_line_with(err, "ULPB_LIBRARIES"))
+            fail_msg("'%s': stderr '%s'", setting_i, err);
+        free(err);
+    }
+    /* and a good setting does load it, once */
+    assert_int_equal(setenv("ULPB_LIBRARIES", "demo=" ULPB_DEMO_KERNELS, 1), 0);
+    assert_int_equal(run("list"), 0);
+    char *announced = slurp(path("err.txt"));
+    assert_string_equal(announced, "demo_kernels loaded\n");
+    free(announced);
+    assert_int_equal(unsetenv("ULPB_DEMO_ANNOUNCE"), 0);
     /* one that loads: a prefix other than the name */
     assert_int_equal(setenv("ULPB_LIBRARIES", "mine:demo=" ULPB_DEMO_KERNELS, 1), 0);
     assert_int_equal(run("accuracy --op cos --dtype f16 --impl mine --quiet"), 0);
