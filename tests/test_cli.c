@@ -1782,6 +1782,13 @@ static void copy_file(const char *from, const char *to, size_t most, const char 
     fclose(in), fclose(out), free(buf);
 }
 
+/* The settings users_kernels_through_ulpb_libraries makes, gone when it fails too (later tests would load the
+ * libraries). */
+static int forget_libraries(void **state) {
+    (void)state;
+    return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE");
+}
+
 /* A user's kernels (tests/demo_kernels.c) through ULPB_LIBRARIES: listed, measured, evaluated, timed and gated like
  * omk's, recorded in the results, and every malformed setting refused before anything runs. */
 static void users_kernels_through_ulpb_libraries(void **state) {
@@ -2163,7 +2170,7 @@ int main(void) {
         cmocka_unit_test(recorded_command_survives_backticks),
         cmocka_unit_test(file_size_limit_is_an_error),
         cmocka_unit_test(outputs_follow_the_umask),
-        cmocka_unit_test(users_kernels_through_ulpb_libraries),
+        cmocka_unit_test_teardown(users_kernels_through_ulpb_libraries, forget_libraries),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),
