@@ -328,7 +328,7 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
 }
 
 static int item_name_order(const void *a, const void *b) {
-    return strcmp(((const library_item *)a)->name, ((const library_item *)b)->name);
+    return strcmp((*(const library_item *const *)a)->name, (*(const library_item *const *)b)->name);
 }
 
 int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
@@ -381,13 +381,13 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
             return -1;
         }
     /* what two runs must share, whatever the order of the items, the paths, or whether the prefix was spelled out */
-    static library_item sorted[LIBRARY_MAX];
-    memcpy(sorted, items, (size_t)item_count * sizeof *items);
+    const library_item *sorted[LIBRARY_MAX];
+    for (int k = 0; k < item_count; k++) sorted[k] = &items[k];
     qsort(sorted, (size_t)item_count, sizeof *sorted, item_name_order);
     for (int k = 0; k < item_count; k++) {
         const size_t used = strlen(identity);
-        snprintf(identity + used, identity_len - used, "%s%s:%s %llu 0x%016llx", k ? "; " : "", sorted[k].name,
-                 sorted[k].prefix, sorted[k].bytes, (unsigned long long)sorted[k].digest);
+        snprintf(identity + used, identity_len - used, "%s%s:%s %llu 0x%016llx", k ? "; " : "", sorted[k]->name,
+                 sorted[k]->prefix, sorted[k]->bytes, (unsigned long long)sorted[k]->digest);
     }
     ulpb_entries = entries;
     ulpb_entry_count = count;

@@ -97,7 +97,8 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len);
 /* The loaded libraries for the environment record, "NAME=PATH (BYTES bytes, FNV-1a 0x...)" joined by "; ", or NULL
  * when none is loaded. */
 const char *ulpb_libraries_loaded(void);
-/* The same without the paths, "NAME BYTES 0xDIGEST" joined by "; ": what two results must share to be one run's. */
+/* The same without the paths, "NAME:PREFIX BYTES 0xDIGEST" in name order joined by "; ": what two results must share
+ * to be one run's. */
 const char *ulpb_libraries_identity(void);
 
 /* Name lookups; -1 when unknown. */

@@ -552,8 +552,9 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     cJSON *out = NULL;
     for (int r = 0; r < result_count; r++) {
         const cJSON *id = cJSON_GetArrayItem(first_results, r);
-        const int op = ulpb_op_find(ulpb_json_get_string(id, "op") ? ulpb_json_get_string(id, "op") : "");
-        const int dtype = ulpb_dtype_find(ulpb_json_get_string(id, "dtype") ? ulpb_json_get_string(id, "dtype") : "");
+        const char *op_name = ulpb_json_get_string(id, "op"), *dtype_name = ulpb_json_get_string(id, "dtype");
+        const int op = ulpb_op_find(op_name ? op_name : "");
+        const int dtype = ulpb_dtype_find(dtype_name ? dtype_name : "");
         const char *impl = ulpb_json_get_string(id, "impl");
         results[r].entry =
             op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
@@ -561,9 +562,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len,
                      "%s: result %d names no registry entry (%s %s %s; a library's rows need ULPB_LIBRARIES "
                      "to load it as in the run)",
-                     names[0], r, impl ? impl : "no impl",
-                     ulpb_json_get_string(id, "op") ? ulpb_json_get_string(id, "op") : "no op",
-                     ulpb_json_get_string(id, "dtype") ? ulpb_json_get_string(id, "dtype") : "no dtype");
+                     names[0], r, impl ? impl : "no impl", op_name ? op_name : "no op",
+                     dtype_name ? dtype_name : "no dtype");
             goto done;
         }
         if (results[r].entry->role == ULPB_ROLE_BASELINE) {

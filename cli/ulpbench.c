@@ -761,21 +761,28 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
 /* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
  * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
  * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
+/* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
+static bool libraries_differ(const char **a, const char **b) {
+    if (!*a && !*b) return false;
+    const bool differ = !*a || !*b || strcmp(*a, *b) != 0;
+    *a = *a ? *a : "none loaded";
+    *b = *b ? *b : "none loaded";
+    return differ;
+}
+
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
     static const char *const same_environment[] = {
         "glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16", "ulpbench", "source", "libraries_identity"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
-        const bool libraries = strcmp(same_environment[k], "libraries_identity") == 0;
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
-        /* source: both written before it was. The libraries (ULPB_LIBRARIES) by name, size and digest: a copy of one
-         * file in another place (another runner of a job array) is the same library. */
-        if (!*a && !*b && (strcmp(same_environment[k], "source") == 0 || libraries)) continue;
-        if (libraries && (!*a || !*b)) {
-            *a = *a ? *a : "none loaded";
-            *b = *b ? *b : "none loaded";
-            return "libraries loaded by ULPB_LIBRARIES";
+        /* The libraries (ULPB_LIBRARIES) by name, size and digest: a copy of one file in another place (another runner
+         * of a job array) is the same library. */
+        if (strcmp(same_environment[k], "libraries_identity") == 0) {
+            if (libraries_differ(a, b)) return same_environment[k];
+            continue;
         }
+        if (!*a && !*b && strcmp(same_environment[k], "source") == 0) continue; /* both written before it was */
         if (!*a || !*b || strcmp(*a, *b) != 0) {
             if (!*a) *a = "missing";
             if (!*b) *b = "missing";
@@ -1089,10 +1096,10 @@ static int cmd_merge(int argc, char **argv) {
     if (status == 0) { /* the merge's command, which the result records, names the libraries the shards ran */
         const char *ran = cJSON_GetStringValue(cJSON_GetObjectItem(envs[0], "libraries_identity")),
                    *here = ulpb_libraries_identity();
-        if ((ran || here) && (!ran || !here || strcmp(ran, here) != 0))
+        if (libraries_differ(&ran, &here))
             status =
                 fail("merge", "the shards ran with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')",
-                     ran ? ran : "none loaded", here ? here : "none loaded");
+                     ran, here);
     }
     const char *schema = status == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(docs[0], "schema")) : NULL;
     cJSON *merged_doc = NULL;
