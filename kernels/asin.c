@@ -69,29 +69,29 @@ static inline int asin_needs_slow_path(double x) { return !(fabs(x) < asin_FAST_
  * to 0.005 v) are double-doubles summed error-free, so result + tail is good to about 2^-60.4 (f64_rounding_margin). */
 static inline double asin_magnitude(double ax, double *tail) {
     const uint64_t large = asin_large_mask(ax);
-    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
+    const double w = omk_fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2 */
     const double s = omk_sqrt(w);
     /* 1/(2s) without the divider: an integer estimate (within 5.1%) and one third-order step,
      * h0 (1 + t + t^2) with t = 1 - 2 s h0, within 2^-12.9 (0.00013 ulp of the result) */
     const double h0 = omk_double_from_bits(0x7fce623822fc16e6ull - omk_bits64(s));
-    const double t = fma(-(s + s), h0, 1.0);
-    const double half_inv_s = fma(h0, fma(t, t, t), h0);
-    const double s_corr = fma(-s, s, w) * half_inv_s; /* sqrt(w) - s, a term ~2^-53 s */
+    const double t = omk_fma(-(s + s), h0, 1.0);
+    const double half_inv_s = omk_fma(h0, omk_fma(t, t, t), h0);
+    const double s_corr = omk_fma(-s, s, w) * half_inv_s; /* sqrt(w) - s, a term ~2^-53 s */
     const double ax2 = ax * ax;
     const double v = s < ax ? s : ax;
     const double v_lo = omk_double_from_bits(omk_bits64(s_corr) & large);
     const double z = w < ax2 ? w : ax2; /* w = s^2 exactly in large lanes */
-    const double z_err = omk_double_from_bits(omk_bits64(fma(ax, ax, -ax2)) & ~large);
+    const double z_err = omk_double_from_bits(omk_bits64(omk_fma(ax, ax, -ax2)) & ~large);
     const double h_hi = omk_double_from_bits(omk_bits64(-0.5 * K_PIO2_HI) & large);
     const double h_lo = omk_double_from_bits(omk_bits64(-0.5 * K_PIO2_LO) & large);
     const double vz = v * z;
-    const double vz_err = fma(v, z_err, fma(v_lo, z, fma(v, z, -vz))); /* v^3 */
+    const double vz_err = omk_fma(v, z_err, omk_fma(v_lo, z, omk_fma(v, z, -vz))); /* v^3 */
     const double lead = vz * K_ASIN_POLY[0];
-    const double lead_err = fma(vz_err, K_ASIN_POLY[0], fma(vz, K_ASIN_POLY[0], -lead));
+    const double lead_err = omk_fma(vz_err, K_ASIN_POLY[0], omk_fma(vz, K_ASIN_POLY[0], -lead));
     const double fifth = vz * z;
-    const double fifth_err = fma(vz_err, z, fma(vz, z, -fifth)); /* v^5 */
+    const double fifth_err = omk_fma(vz_err, z, omk_fma(vz, z, -fifth)); /* v^5 */
     const double next = fifth * K_ASIN_POLY[1];
-    const double next_err = fma(fifth_err, K_ASIN_POLY[1], fma(fifth, K_ASIN_POLY[1], -next));
+    const double next_err = omk_fma(fifth_err, K_ASIN_POLY[1], omk_fma(fifth, K_ASIN_POLY[1], -next));
     const double rest = (fifth * z) * omk_horner(z, K_ASIN_POLY + 2, K_ASIN_POLY_COUNT - 2);
     /* Fast2Sums: |H| > |v| (or H = 0) > |v^3 A0| > |v^5 A1| */
     const double sum0 = h_hi + v;
@@ -136,8 +136,8 @@ typedef struct {
 static inline double asin_t_residual(double ax, double d_hi, double t_hi) {
     const double w = 1.0 - ax;
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
-    const double d_lo = omk_select(side, fma(w, ax, w - d_hi), fma(-ax, ax, 1.0 - d_hi));
-    return fma(-t_hi, t_hi, d_hi) + d_lo;
+    const double d_lo = omk_select(side, omk_fma(w, ax, w - d_hi), omk_fma(-ax, ax, 1.0 - d_hi));
+    return omk_fma(-t_hi, t_hi, d_hi) + d_lo;
 }
 
 /* t_lo_half = residual / (4 t_hi), the reciprocal from a binary32 division. precise: two Newton steps on it (to about
@@ -146,7 +146,7 @@ static inline double asin_t_lo_half(double t_hi, double residual, int precise) {
     double quarter_inv_t = (double)(0.25f / ((float)t_hi + 0x1p-100f)); /* 2^-100: |x| = 1 divides by 0 */
     if (precise) {
         double h = 2.0 * quarter_inv_t; /* 1/(2 t) */
-        for (int step = 0; step < 2; step++) h = fma(h, fma(-(t_hi + t_hi), h, 1.0), h);
+        for (int step = 0; step < 2; step++) h = omk_fma(h, omk_fma(-(t_hi + t_hi), h, 1.0), h);
         quarter_inv_t = 0.5 * h;
     }
     return residual * quarter_inv_t;
@@ -162,10 +162,10 @@ static inline double asin_t_lo_half(double t_hi, double residual, int precise) {
  * that the scalar build reuses it for -b in asin_rotation_setup (GCC did not across the other fma calls: 15%
  * slower). */
 static inline int64_t asin_rotation_row(double ax, double *t_hi_out, double *residual_out) {
-    const double d_hi = fma(-ax, ax, 1.0), t_hi = omk_sqrt(d_hi);
+    const double d_hi = omk_fma(-ax, ax, 1.0), t_hi = omk_sqrt(d_hi);
     const uint64_t side = 0 - (uint64_t)(ax > t_hi);
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
-    const int64_t row = (int64_t)(omk_bits64(fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
+    const int64_t row = (int64_t)(omk_bits64(omk_fma(ax > t_hi ? t_hi : ax, 256.0 - 0x1p-8, shift)) & 0x1ff);
     *t_hi_out = t_hi;
     *residual_out = asin_t_residual(ax, d_hi, t_hi);
     return row;
@@ -182,7 +182,7 @@ static inline asin_rotation asin_rotation_setup(double ax, double t_hi, double t
     const double shift = omk_double_from_bits(omk_bits64(0x1.8p52) + (side & 256));
     /* -b (the row's b = i/256), or b on the second side */
     const double signed_scale = omk_double_from_bits(omk_bits64(0x1p-8) ^ (side & 0x8000000000000000ull));
-    r.n_factor = (shift - fma(r.m_hi, 256.0 - 0x1p-8, shift)) * signed_scale;
+    r.n_factor = (shift - omk_fma(r.m_hi, 256.0 - 0x1p-8, shift)) * signed_scale;
     r.t_lo_half = t_lo_half;
     r.c_hi = row_c_hi;
     r.c_lo_half = row_c_lo_half;
@@ -205,9 +205,9 @@ static inline asin_rotation asin_rotation_lookup(double ax, int precise) {
  * the second cell on: there m > 2^-9 (1 + 2^-16) and sqrt(1 - b^2) >= 1 - 2^-17 (without the scale of i, p_hi could
  * fall just below 2^-9 while |u| reaches just above it); in the first cell b = 0 and u_hi = p_hi = m. */
 static inline double asin_rotation_u(const asin_rotation *r, double *u_lo_half) {
-    const double p_hi = r->m_hi * r->c_hi, p_err = fma(r->m_hi, r->c_hi, -p_hi);
-    *u_lo_half = fma(0.5, p_err, fma(r->m_hi, r->c_lo_half, r->t_lo_half * r->t_lo_factor));
-    return fma(r->n_hi, r->n_factor, p_hi);
+    const double p_hi = r->m_hi * r->c_hi, p_err = omk_fma(r->m_hi, r->c_hi, -p_hi);
+    *u_lo_half = omk_fma(0.5, p_err, omk_fma(r->m_hi, r->c_lo_half, r->t_lo_half * r->t_lo_factor));
+    return omk_fma(r->n_hi, r->n_factor, p_hi);
 }
 
 /* The sign of the result: x's (asin is odd; the sums give asin |x| on both sides). */
@@ -238,8 +238,8 @@ static inline omk_f64_result asin_f64_rows_second(double x, double t_hi, double 
     const double s_err = u_hi - (s - r.y_hi);
     /* u^3 Q + u_lo (1 + u^2/2) = u^2 (u Q + u_lo/2) + u_lo: u_lo is about 2^-53 m, not 2^-53 u, so its share of
      * the series matters; carrying u_lo/2 makes it cost no operation */
-    const double series = fma(u_hi, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT), u_lo_half);
-    const double rest = fma(z, series, fma(2.0, u_lo_half, r.y_lo) + s_err);
+    const double series = omk_fma(u_hi, omk_horner(z, K_ASIN_ROT_POLY, K_ASIN_ROT_POLY_COUNT), u_lo_half);
+    const double rest = omk_fma(z, series, omk_fma(2.0, u_lo_half, r.y_lo) + s_err);
     const double value = s + rest;
     const uint64_t flip = asin_rotation_flip(x);
     const omk_f64_result result = {omk_double_from_bits(omk_bits64(value) ^ flip),
@@ -323,10 +323,10 @@ static omk_f64_result asin_f64_refine(double x) {
     double u_lo_half, e1, e2;
     const double u_hi = asin_rotation_u(&r, &u_lo_half);
     const double u_lo = 2.0 * u_lo_half;
-    const double z = u_hi * u_hi, z_err = fma(u_hi, u_hi, -z);
-    const double u3 = u_hi * z, u3_err = fma(u_hi, z, -u3) + u_hi * z_err;
-    const double sixth = 1.0 / 6, sixth_lo = fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
-    const double q = u3 * sixth, q_err = fma(u3, sixth, -q) + (u3 * sixth_lo + u3_err * sixth);
+    const double z = u_hi * u_hi, z_err = omk_fma(u_hi, u_hi, -z);
+    const double u3 = u_hi * z, u3_err = omk_fma(u_hi, z, -u3) + u_hi * z_err;
+    const double sixth = 1.0 / 6, sixth_lo = omk_fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
+    const double q = u3 * sixth, q_err = omk_fma(u3, sixth, -q) + (u3 * sixth_lo + u3_err * sixth);
     const double series = (u3 * z) * omk_horner(z, K_ASIN_ROT_MID_POLY, K_ASIN_ROT_MID_POLY_COUNT);
     double sum = omk_two_sum(r.y_hi, u_hi, &e1);
     sum = omk_two_sum(sum, q, &e2);
@@ -399,7 +399,7 @@ OMK_RARE_PATH static double asin_f64_accurate(double x) {
         return asin_f64_dd(x, &tail); /* +-1 -> +-pi/2 rounded, NaN, |x| > 1 invalid */
     }
     const omk_f64_result r = asin_f64_refine(x);
-    if (fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
+    if (omk_fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
     return asin_f64_fixed(x, r);
 }
 
@@ -415,14 +415,14 @@ OMK_RARE_PATH static double asin_f64_accurate(double x) {
 static inline double asin_f32_fast(float x) {                  /* returns asin |x| */
     const float ax_f = omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
     const double ax = (double)ax_f;
-    const double w = fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
-    const float s_f = omk_sqrtf(fmaf(-0.5f, ax_f, 0.5f));
+    const double w = omk_fma(-0.5, ax, 0.5); /* exact for |x| >= 1/2, the lanes that use it */
+    const float s_f = omk_sqrtf(omk_fmaf(-0.5f, ax_f, 0.5f));
     /* s_f >= 2^-13 in every lane that is not redone; the 2^-126 keeps |x| = 1 off a division by 0 */
     const double s0 = (double)s_f, half_inv_s0 = (double)(0.5f / (s_f + 0x1p-126f));
-    const double s = fma(fma(-s0, s0, w), half_inv_s0, s0), ax2 = ax * ax;
+    const double s = omk_fma(omk_fma(-s0, s0, w), half_inv_s0, s0), ax2 = ax * ax;
     const double v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
-    const double asin_v = fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);
-    return ax >= 0.5 ? fma(-2.0, asin_v, K_PIO2_HI) : asin_v; /* pi/2 - 2 asin s */
+    const double asin_v = omk_fma(v * z, omk_horner(z, K_ASIN_POLY_F32, K_ASIN_POLY_F32_COUNT), v);
+    return ax >= 0.5 ? omk_fma(-2.0, asin_v, K_PIO2_HI) : asin_v; /* pi/2 - 2 asin s */
 }
 
 /* One pass: split after the square root as cos's is after its reduction, binary32 asin took 1.13 of the time with
@@ -465,10 +465,10 @@ static inline float asin_f32_finish(float x, float magnitude) { return copysignf
  * asin |x| = v + v^3 A(z) with K_ASIN_POLY_H (2^-23.41) or pi/2 - 2 asin s, s = sqrtf((1 - |x|)/2) (exact argument).
  * Closer than asin_H_GUARD binary32 ulps to the result on every 16-bit input (half_guard_check). */
 static inline float asin_h_fast(float ax) {
-    const float w = fmaf(-0.5f, ax, 0.5f), s = omk_sqrtf(w), ax2 = ax * ax;
+    const float w = omk_fmaf(-0.5f, ax, 0.5f), s = omk_sqrtf(w), ax2 = ax * ax;
     const float v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
-    const float asin_v = fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
-    return ax >= 0.5f ? fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;
+    const float asin_v = omk_fmaf(v * z, omk_horner_f32(z, K_ASIN_POLY_H, K_ASIN_POLY_H_COUNT), v);
+    return ax >= 0.5f ? omk_fmaf(-2.0f, asin_v, K_PIO2_F32_1) : asin_v;
 }
 /* One pass (its stages exist for the array loop's generic code only): the result of the square root stage would be
  * two values. */

@@ -70,7 +70,7 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
     double e1, e2;
     const double s1 = omk_two_sum(t1, -(k * K_PIO2_2), &e1); /* k * K_PIO2_2 exact */
     const double w3_hi = k * K_PIO2_3;
-    const double w3_lo = fma(k, K_PIO2_3, -w3_hi);
+    const double w3_lo = omk_fma(k, K_PIO2_3, -w3_hi);
     const double s2 = omk_two_sum(s1, -w3_hi, &e2);
     const double tail = ((e1 + e2) - w3_lo) - k * K_PIO2_4;
     *r_hi = s2 + tail;
@@ -86,15 +86,15 @@ static inline double reduce_cody_waite(double ax, double *r_hi, double *r_lo) {
  * (if |a| < |b|, a + b is then a multiple of ulp(b) below 2^54 ulp(b), so s - a is exact, and b - (s - a) is the
  * rounding error of a + b; written (a - s) + b here, the same exact value). */
 static inline double reduce_by_pio512(double x, double *r_hi, double *r_lo) {
-    const double k_shifted = fma(x, K_512_OVER_PI, 0x1.8p52);
+    const double k_shifted = omk_fma(x, K_512_OVER_PI, 0x1.8p52);
     const double k = k_shifted - 0x1.8p52;
-    const double r1 = fma(-k, K_PIO512_1, x);
+    const double r1 = omk_fma(-k, K_PIO512_1, x);
     const double w_hi = k * K_PIO512_2;
-    const double w_lo = fma(k, K_PIO512_2, -w_hi);
+    const double w_lo = omk_fma(k, K_PIO512_2, -w_hi);
     const double s = r1 - w_hi;
     const double e = (r1 - s) - w_hi; /* Fast2Sum, exact (above) */
     *r_hi = s;                        /* not renormalized: |r_lo| <= ulp(s)/2 + 2^-86 serves as well */
-    *r_lo = fma(-k, K_PIO512_3, e - w_lo);
+    *r_lo = omk_fma(-k, K_PIO512_3, e - w_lo);
     return k_shifted;
 }
 
@@ -161,24 +161,24 @@ static reduced_arg reduce_payne_hanek(double ax) {
 _Static_assert(K_SIN_POLY_COUNT >= K_COS_POLY_COUNT, "cos coefficients are padded to sin's count");
 static inline double trig_reduced(double hi, double lo, uint64_t odd, double *tail) {
     const double z = hi * hi;
-    const double z_err = fma(hi, hi, -z);
+    const double z_err = omk_fma(hi, hi, -z);
     const double half_z = 0.5 * z;
     const double w = 1.0 - half_z;
-    const double cos_a_lo = ((1.0 - w) - half_z) - fma(0.5, z_err, (hi * lo) * fma(z, -1.0 / 6.0, 1.0));
-    const double sin_a_lo = lo * fma(z, fma(z, 1.0 / 24.0, -0.5), 1.0);
+    const double cos_a_lo = ((1.0 - w) - half_z) - omk_fma(0.5, z_err, (hi * lo) * omk_fma(z, -1.0 / 6.0, 1.0));
+    const double sin_a_lo = lo * omk_fma(z, omk_fma(z, 1.0 / 24.0, -0.5), 1.0);
     const double a_hi = omk_select(odd, hi, w), a_lo = omk_select(odd, sin_a_lo, cos_a_lo);
 
     const double b_base = omk_select(odd, hi, z), b_base_err = omk_select(odd, 0.0, z_err);
     const double b = b_base * z; /* hi^3 or hi^4 */
-    const double b_err = fma(b_base, z, -b) + (b_base * z_err + b_base_err * z);
+    const double b_err = omk_fma(b_base, z, -b) + (b_base * z_err + b_base_err * z);
     const double c0 = omk_select(odd, K_SIN_POLY[0], K_COS_POLY[0]);
     const double c1 = omk_select(odd, K_SIN_POLY[1], K_COS_POLY[1]);
     const double lead = b * c0;
-    const double lead_err = fma(b, c0, -lead) + b_err * c0;
+    const double lead_err = omk_fma(b, c0, -lead) + b_err * c0;
     const double bz = b * z;
-    const double bz_err = fma(b, z, -bz) + (b_err * z + b * z_err);
+    const double bz_err = omk_fma(b, z, -bz) + (b_err * z + b * z_err);
     const double next = bz * c1;
-    const double next_err = fma(bz, c1, -next) + bz_err * c1;
+    const double next_err = omk_fma(bz, c1, -next) + bz_err * c1;
 
     /* P from coefficient 2 up; cos's shorter table reads as zeros at the top, which Horner's
      * fma(0, z, c) = c turns into an exact start. */
@@ -186,7 +186,7 @@ static inline double trig_reduced(double hi, double lo, uint64_t odd, double *ta
                           K_SIN_POLY_COUNT == K_COS_POLY_COUNT ? K_COS_POLY[K_COS_POLY_COUNT - 1] : 0.0);
 #pragma GCC unroll 16
     for (int j = K_SIN_POLY_COUNT - 2; j >= 2; j--)
-        p = fma(p, z, omk_select(odd, K_SIN_POLY[j], j < K_COS_POLY_COUNT ? K_COS_POLY[j] : 0.0));
+        p = omk_fma(p, z, omk_select(odd, K_SIN_POLY[j], j < K_COS_POLY_COUNT ? K_COS_POLY[j] : 0.0));
     const double rest = (bz * z) * p;
 
     double err1, err2;
@@ -231,14 +231,14 @@ static inline omk_f64_result cos_table_step_row(double hi, double lo, double a_h
                                                 double b_lo) {
     const double z = hi * hi;
     const double p = b_hi * hi;
-    const double p_err = fma(b_hi, hi, -p);
+    const double p_err = omk_fma(b_hi, hi, -p);
     const double sum = a_hi + p;
     const double sum_err = p - (sum - a_hi); /* Fast2Sum */
     /* A (cos r - 1) + B (sin r - r) = z (A (C(z) z - 1/2) + B hi S(z)) */
-    const double cos_part = fma(z, omk_horner(z, K_COS_SMALL_POLY, K_COS_SMALL_POLY_COUNT), -0.5);
+    const double cos_part = omk_fma(z, omk_horner(z, K_COS_SMALL_POLY, K_COS_SMALL_POLY_COUNT), -0.5);
     const double sin_part = p * omk_horner(z, K_SIN_SMALL_POLY, K_SIN_SMALL_POLY_COUNT);
-    const double series = z * fma(a_hi, cos_part, sin_part);
-    const double small = ((sum_err + p_err) + fma(b_lo, hi, a_lo)) + fma(lo, fma(-a_hi, hi, b_hi), series);
+    const double series = z * omk_fma(a_hi, cos_part, sin_part);
+    const double small = ((sum_err + p_err) + omk_fma(b_lo, hi, a_lo)) + omk_fma(lo, omk_fma(-a_hi, hi, b_hi), series);
     const double y = sum + small;
     const omk_f64_result result = {y, small - (y - sum)}; /* Fast2Sum */
     return result;
@@ -340,7 +340,7 @@ static inline omk_f64_result cos_f64_huge(double x) {
     /* r = f pi/512, pi/512 = (K_PIO2_HI + K_PIO2_LO)/256 */
     const double r_hi = f_hi * (0x1p-8 * K_PIO2_HI);
     const double r_lo =
-        fma(f_hi, 0x1p-8 * K_PIO2_HI, -r_hi) + fma(f_hi, 0x1p-8 * K_PIO2_LO, f_lo * (0x1p-8 * K_PIO2_HI));
+        omk_fma(f_hi, 0x1p-8 * K_PIO2_HI, -r_hi) + omk_fma(f_hi, 0x1p-8 * K_PIO2_LO, f_lo * (0x1p-8 * K_PIO2_HI));
     return cos_table_step(omk_bits64(k_shifted), r_hi, r_lo);
 }
 
@@ -410,18 +410,19 @@ static omk_f64_result cos_f64_refine(double x) {
     double hi, lo;
     const cos_step_entry t = cos_step_lookup(omk_bits64(reduce_by_pio512(x, &hi, &lo)));
     const double a_hi = t.a_hi, a_lo = t.a_lo, b_hi = t.b_hi, b_lo = t.b_lo;
-    const double r2 = hi * hi, r2_lo = fma(hi, hi, -r2) + 2.0 * hi * lo;
+    const double r2 = hi * hi, r2_lo = omk_fma(hi, hi, -r2) + 2.0 * hi * lo;
     double err;
-    const double c = omk_two_sum(-0.5 * r2, r2 * r2 * fma(r2, fma(r2, 1.0 / 40320, -1.0 / 720), 1.0 / 24), &err);
+    const double c =
+        omk_two_sum(-0.5 * r2, r2 * r2 * omk_fma(r2, omk_fma(r2, 1.0 / 40320, -1.0 / 720), 1.0 / 24), &err);
     const double c_lo = err - 0.5 * r2_lo;
-    const double r3 = hi * r2, r3_lo = fma(hi, r2, -r3) + (hi * r2_lo + lo * r2);
-    const double sixth = 1.0 / 6, sixth_lo = fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
-    const double q = r3 * sixth, q_lo = fma(r3, sixth, -q) + (r3 * sixth_lo + r3_lo * sixth);
-    const double s = omk_two_sum(-q, r3 * r2 * fma(r2, fma(r2, 1.0 / 362880, -1.0 / 5040), 1.0 / 120), &err);
+    const double r3 = hi * r2, r3_lo = omk_fma(hi, r2, -r3) + (hi * r2_lo + lo * r2);
+    const double sixth = 1.0 / 6, sixth_lo = omk_fma(-6.0, sixth, 1.0) / 6; /* 1/6 as a double-double */
+    const double q = r3 * sixth, q_lo = omk_fma(r3, sixth, -q) + (r3 * sixth_lo + r3_lo * sixth);
+    const double s = omk_two_sum(-q, r3 * r2 * omk_fma(r2, omk_fma(r2, 1.0 / 362880, -1.0 / 5040), 1.0 / 120), &err);
     const double s_lo = err - q_lo;
-    const double br = b_hi * hi, br_lo = fma(b_hi, hi, -br) + (b_hi * lo + b_lo * hi);
-    const double ac = a_hi * c, ac_lo = fma(a_hi, c, -ac) + (a_hi * c_lo + a_lo * c);
-    const double bs = b_hi * s, bs_lo = fma(b_hi, s, -bs) + (b_hi * s_lo + b_lo * s);
+    const double br = b_hi * hi, br_lo = omk_fma(b_hi, hi, -br) + (b_hi * lo + b_lo * hi);
+    const double ac = a_hi * c, ac_lo = omk_fma(a_hi, c, -ac) + (a_hi * c_lo + a_lo * c);
+    const double bs = b_hi * s, bs_lo = omk_fma(b_hi, s, -bs) + (b_hi * s_lo + b_lo * s);
     double e1, e2, e3;
     double sum = omk_two_sum(a_hi, br, &e1);
     sum = omk_two_sum(sum, ac, &e2);
@@ -440,7 +441,7 @@ OMK_RARE_PATH static double cos_f64_accurate(double x) {
     const uint64_t abs_bits = omk_abs_bits64(x);
     if (abs_bits >= 0x3e40000000000000ull && abs_bits < omk_bits64(cos_FAST_LIMIT)) { /* 2^-27 <= |x| < 2^20 */
         const omk_f64_result r = cos_f64_refine(x);
-        if (fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
+        if (omk_fma(r.tail, OMK_ROUNDING_FACTOR(OMK_F64_REFINE_EPS), r.value) == r.value) return r.value;
     }
     return cos_f64_fixed(x);
 }
@@ -454,18 +455,18 @@ OMK_RARE_PATH static double cos_f64_accurate(double x) {
  * with AVX-512 and AVX2 on AMD Zen 5 (omk_ab against one pass, same outputs); the same split of binary32 asin (square
  * root, then polynomial) took 1.13 and 1.08, so asin keeps one. */
 static inline double cos_f32_reduce(float x, double *aux) {
-    const double ax = (double)omk_float_from_bits(omk_abs_bits32(x)); /* the array loop's |x| bits, shared */
-    const double k_shifted = fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
-    const double j = fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
+    const double ax = (double)omk_float_from_bits(omk_abs_bits32(x));     /* the array loop's |x| bits, shared */
+    const double k_shifted = omk_fma(ax, K_ONE_OVER_PI, -0.5) + 0x1.8p52; /* k = round(|x|/pi - 1/2) */
+    const double j = omk_fma(2.0, k_shifted - 0x1.8p52, 1.0);             /* odd multiple of pi/2 */
     *aux = k_shifted;
     /* -r = j pi/2 - |x|, exactly the negation of the r below: the inner fma is exact up to one
      * rounding of r + j K_PIO2_LO */
-    return fma(j, K_PIO2_LO, fma(j, K_PIO2_HI, -ax));
+    return omk_fma(j, K_PIO2_LO, omk_fma(j, K_PIO2_HI, -ax));
 }
 
 static inline double cos_f32_evaluate(double minus_r, double k_shifted) {
     const double z = minus_r * minus_r;
-    const double sin_minus_r = fma(minus_r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), minus_r);
+    const double sin_minus_r = omk_fma(minus_r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), minus_r);
     /* (-1)^(k+1) sin r = (-1)^k sin(-r): negate when k (the low bit of k_shifted) is odd */
     return omk_double_from_bits(omk_bits64(sin_minus_r) ^ (omk_bits64(k_shifted) << 63));
 }
@@ -505,8 +506,8 @@ static inline double cos_f32_huge(float x) {
     const double p2 = (a * 0x1p-48) * K_TWO_OVER_PI_INT24[i + 3], p3 = (a * 0x1p-72) * K_TWO_OVER_PI_INT24[i + 4];
     const double p4 = (a * 0x1p-96) * K_TWO_OVER_PI_INT24[i + 5];
     /* p mod 4, exact: p0 < 2^49 and p1 < 2^26 are multiples of 2^-27 and 2^-51 */
-    const double a0 = fma(-4.0, (0.25 * p0 + 0x1.8p52) - 0x1.8p52, p0);
-    const double a1 = fma(-4.0, (0.25 * p1 + 0x1.8p52) - 0x1.8p52, p1);
+    const double a0 = omk_fma(-4.0, (0.25 * p0 + 0x1.8p52) - 0x1.8p52, p0);
+    const double a1 = omk_fma(-4.0, (0.25 * p1 + 0x1.8p52) - 0x1.8p52, p1);
     double e2, e3;
     const double hi = omk_two_sum(a0 + a1, p2, &e2); /* a0 + a1 exact: |.| < 4, multiples of 2^-51 */
     const double n = (hi + 0x1.8p52) - 0x1.8p52;
@@ -519,9 +520,9 @@ static inline double cos_f32_huge(float x) {
     double s_err;
     const double s = omk_two_sum(f_hi - d, low, &s_err); /* f_hi - d is exact when d = 0 */
     const double rest = s_err + low_lo;
-    const double r = fma(s, K_PIO2_HI, fma(s, K_PIO2_LO, rest * K_PIO2_HI));
+    const double r = omk_fma(s, K_PIO2_HI, omk_fma(s, K_PIO2_LO, rest * K_PIO2_HI));
     const double z = r * r;
-    const double sin_r = fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
+    const double sin_r = omk_fma(r * z, omk_horner(z, K_SIN_POLY_F32, K_SIN_POLY_F32_COUNT), r);
     /* j = n + d odd: +sin r when j = 3 mod 4, -sin r when j = 1 mod 4 */
     const uint64_t j_bits = omk_bits64((n + d) + 0x1.8p52);
     return omk_double_from_bits(omk_bits64(sin_r) ^ ((~j_bits & 2) << 62));
@@ -542,9 +543,9 @@ static inline float cos_f32_finish(float x, float y) {
  * shifts straight into the sign bit, so d' alone carries the reduction to the polynomial. Closer than cos_H_GUARD
  * binary32 ulps of the result on every 16-bit input (half_guard_check). */
 static inline float cos_h_reduce(float ax) {
-    const float shifted = fmaf(ax, K_ONE_OVER_PI_F32, 0.5f) + 0x1.8p23f; /* 0x1.8p23 + k: k in the low bits */
-    const float q = fmaf(2.0f, shifted - 0x1.8p23f, -1.0f);
-    const float d = fmaf(-q, K_PIO2_F32_2, fmaf(-q, K_PIO2_F32_1, ax));
+    const float shifted = omk_fmaf(ax, K_ONE_OVER_PI_F32, 0.5f) + 0x1.8p23f; /* 0x1.8p23 + k: k in the low bits */
+    const float q = omk_fmaf(2.0f, shifted - 0x1.8p23f, -1.0f);
+    const float d = omk_fmaf(-q, K_PIO2_F32_2, omk_fmaf(-q, K_PIO2_F32_1, ax));
     return omk_float_from_bits(omk_bits32(d) ^ (omk_bits32(shifted) << 31));
 }
 /* A block whose |x| all lie below pi (the limits: the 16-bit values nearest pi, above it) has k = 1 in every lane but
@@ -558,7 +559,7 @@ static inline float cos_h_reduce_near(float ax) { return -((ax - K_PIO2_F32_1) -
 #define cos_BF16_NEAR_LIMIT_BITS 0x404au
 static inline float cos_h_evaluate(float d_signed) {
     const float z = d_signed * d_signed;
-    return fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);
+    return omk_fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);
 }
 static inline float cos_h_fast(float ax) { return cos_h_evaluate(cos_h_reduce(ax)); }
 /* The AVX-512 build runs the two stages as two passes: binary16 cos took 0.96 and bfloat16 cos 0.94 of the time on

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "omk_fma.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -354,7 +355,7 @@ typedef struct {
                 (int64_t)omk_abs_bits64(in[i]); /* read before the store, which may alias in[] for the compiler */     \
             const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);                      \
             out[i] = r.value;                                                                                          \
-            if ((factor) != 0.0) any_rejected |= omk_bits64(fma(r.tail, (factor), r.value) - r.value);                 \
+            if ((factor) != 0.0) any_rejected |= omk_bits64(omk_fma(r.tail, (factor), r.value) - r.value);             \
             if (track_max) max_abs = a > max_abs ? a : max_abs;                                                        \
         }                                                                                                              \
         if (any_rejected || max_abs >= (int64_t)(limit_bits)) {                                                        \
@@ -364,7 +365,8 @@ typedef struct {
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) {                                                                       \
                     const omk_f64_result r = OMK_F64_MAIN_RESULT(i, split, rows_second, fast_rows, fast);              \
-                    rejected[i] = (uint64_t)((factor) != 0.0) & (uint64_t)(fma(r.tail, (factor), r.value) != r.value); \
+                    rejected[i] =                                                                                      \
+                        (uint64_t)((factor) != 0.0) & (uint64_t)(omk_fma(r.tail, (factor), r.value) != r.value);       \
                 }                                                                                                      \
             }                                                                                                          \
             finish_block(in, out, m, rejected);                                                                        \
@@ -388,7 +390,7 @@ typedef struct {
             const double approx = omk_select(use_huge, huge_r.value, fast_r.value);                                    \
             const double tail = omk_select(use_huge, huge_r.tail, fast_r.tail);                                        \
             out[i] = approx;                                                                                           \
-            rejected[i] = (uint64_t)((factor) != 0.0) & (uint64_t)(fma(tail, (factor), approx) != approx);             \
+            rejected[i] = (uint64_t)((factor) != 0.0) & (uint64_t)(omk_fma(tail, (factor), approx) != approx);         \
         }                                                                                                              \
         return 1;                                                                                                      \
     }
@@ -485,18 +487,7 @@ typedef struct {
 /* The error bound of the binary64 middle phases (cos_f64_refine, asin_f64_refine) that their rounding test assumes. */
 #define OMK_F64_REFINE_EPS 0x1p-80
 
-static inline uint64_t omk_bits64(double x) {
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static inline double omk_double_from_bits(uint64_t u) {
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
+/* omk_bits64 and omk_double_from_bits: omk_fma.h */
 static inline uint32_t omk_bits32(float x) {
     uint32_t u;
     memcpy(&u, &x, sizeof u);
@@ -775,14 +766,14 @@ static inline float omk_round_dd_to_float(double hi, double lo) {
 static inline double omk_horner(double z, const double *coeffs, int count) {
     double acc = coeffs[count - 1];
 #pragma GCC unroll 32
-    for (int i = count - 2; i >= 0; i--) acc = fma(acc, z, coeffs[i]);
+    for (int i = count - 2; i >= 0; i--) acc = omk_fma(acc, z, coeffs[i]);
     return acc;
 }
 
 static inline float omk_horner_f32(float z, const float *coeffs, int count) {
     float acc = coeffs[count - 1];
 #pragma GCC unroll 32
-    for (int i = count - 2; i >= 0; i--) acc = fmaf(acc, z, coeffs[i]);
+    for (int i = count - 2; i >= 0; i--) acc = omk_fmaf(acc, z, coeffs[i]);
     return acc;
 }
 

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 3 to 8 hours for all 64 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 3 to 8 hours for all 68 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -201,6 +201,15 @@ MUTANTS = [
      "        if (r->entry->role != ULPB_ROLE_PRODUCTION) continue;"),
     ("every loaded library's entries call the first library's symbols",
      "accuracy/registry.c", "memcpy(&fn, &library_symbols[slot][", "memcpy(&fn, &library_symbols[0]["),
+    ("the scalar build's binary64 fma emulation rounds the tail to nearest instead of to odd: a double rounding",
+     "kernels/omk_fma.h", "if (err == 0.0 || (bits & 1)) return sum;", "return sum;"),
+    ("the binary64 fma emulation's product misses its lowest partial product",
+     "kernels/omk_fma.h", " + a_lo * b_lo;", ";"),
+    ("the binary64 fma emulation's fast path takes products whose low part underflows",
+     "kernels/omk_fma.h", "exp_a + exp_b >= 2 * bias - 900", "exp_a + exp_b >= 2 * bias - 1000"),
+    ("the binary32 fma emulation rounds to binary64 and then to binary32",
+     "kernels/omk_fma.h", "return (float)omk_round_to_odd(sum, omk_fma_two_sum_err(product, (double)c, sum));",
+     "return (float)sum;"),
 ]
 
 

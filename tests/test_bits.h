@@ -19,6 +19,12 @@ static inline double f64_from_bits(uint64_t bits) {
     return d;
 }
 
+static inline uint64_t bits_of_f64(double d) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
 static inline uint32_t bits_of_f32(float f) {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);

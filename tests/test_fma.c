@@ -1,0 +1,172 @@
+/* The scalar build's fused multiply-add (kernels/omk_fma.h) against libm's fma and fmaf, which round correctly on every
+ * CPU (glibc: the instruction or an exact software fma). Operands are built to land on and beside rounding boundaries:
+ * short significands make a b + c an exact midpoint or close to one, and c near -a b cancels most of the result. MPFR
+ * counts the exact midpoints, so that a generator that stops producing them fails the test instead of weakening it. */
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "omk_fma.h"
+#include "test_bits.h"
+
+static uint64_t rng_state;
+static uint64_t next_random(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t random_in(int64_t lo, int64_t hi) { return lo + (int64_t)(next_random() % (uint64_t)(hi - lo + 1)); }
+
+/* A binary64 with unbiased exponent e (clamped into the finite range: subnormals below -1022), random sign and a
+ * significand whose low bits are zero with probability 1/2, so that products and sums are often exact or ties. */
+static double random_double(int e) {
+    uint64_t mantissa = next_random() & 0xfffffffffffffull;
+    if (next_random() & 1) mantissa &= ~0ull << random_in(0, 52);
+    const uint64_t sign = next_random() & 0x8000000000000000ull;
+    if (e > 1023) e = 1023;
+    if (e < -1022) { /* subnormal: the significand shifted into place */
+        const int shift = -1022 - e;
+        return f64_from_bits(sign | (shift > 52 ? 1 : ((mantissa | 0x10000000000000ull) >> shift)));
+    }
+    return f64_from_bits(sign | (uint64_t)(e + 1023) << 52 | mantissa);
+}
+
+static int exponent_of(double x) { return ilogb(x); }
+
+/* Whether a b + c lies exactly halfway between two binary64 numbers (a normal result). */
+static int exact_midpoint(double a, double b, double c) {
+    mpfr_t exact, rounded;
+    mpfr_init2(exact, 3300); /* a b + c exactly, whatever the exponents */
+    mpfr_init2(rounded, 54);
+    mpfr_set_d(exact, a, MPFR_RNDN);
+    mpfr_mul_d(exact, exact, b, MPFR_RNDN);
+    mpfr_add_d(exact, exact, c, MPFR_RNDN);
+    const int is_54_bits = mpfr_set(rounded, exact, MPFR_RNDN) == 0;
+    int midpoint = 0;
+    if (is_54_bits && mpfr_regular_p(rounded) && mpfr_get_exp(rounded) >= -1021 && mpfr_get_exp(rounded) <= 1024) {
+        mpfr_t narrow;
+        mpfr_init2(narrow, 53);
+        midpoint = mpfr_set(narrow, rounded, MPFR_RNDN) != 0;
+        mpfr_clear(narrow);
+    }
+    mpfr_clear(exact);
+    mpfr_clear(rounded);
+    return midpoint;
+}
+
+static int same_result(double got, double want) {
+    return (isnan(got) && isnan(want)) || bits_of_f64(got) == bits_of_f64(want);
+}
+
+static void check_fma(double a, double b, double c, long *failures) {
+    const double got = omk_fma_emulated(a, b, c), want = fma(a, b, c);
+    if (!same_result(got, want) && ++*failures <= 5)
+        print_error("omk_fma_emulated(%a, %a, %a) = %a, fma gives %a\n", a, b, c, got, want);
+}
+
+/* Exponents of a and b, and c's distance in binades from a b, over the fast path, its edges and beyond them. */
+static void binary64_near_rounding_boundaries(void **state) {
+    (void)state;
+    rng_state = 20261204;
+    long failures = 0, midpoints = 0;
+    const long cases = 3000000;
+    for (long i = 0; i < cases; i++) {
+        int ea, eb;
+        switch (i % 4) {
+        case 0:
+            ea = (int)random_in(-30, 30), eb = (int)random_in(-30, 30);
+            break; /* the kernels' range */
+        case 1:
+            ea = (int)random_in(-1074, 1023), eb = (int)random_in(-1074, 1023);
+            break; /* anywhere */
+        case 2:
+            ea = (int)random_in(-460, -440), eb = (int)random_in(-460, -440);
+            break; /* e_a + e_b near -900 */
+        default:
+            ea = (int)random_in(950, 970), eb = (int)random_in(-15, 15);
+            break; /* e_a near 960 */
+        }
+        const double a = random_double(ea), b = random_double(eb);
+        const int ep = exponent_of(a) + exponent_of(b);
+        double c;
+        if (i % 3 == 0) { /* c near -a b: cancellation */
+            const double p = a * b;
+            c = isfinite(p) && p != 0 ? -p + (double)random_in(-4, 4) * ldexp(1, exponent_of(p) - 52)
+                                      : random_double(ep);
+        } else {
+            c = random_double(ep + (int)random_in(-110, 60));
+        }
+        if (i % 97 == 0) c = ldexp(c, (int)random_in(-60, 60)); /* now and then far from a b */
+        if (i < 200000 && exact_midpoint(a, b, c)) midpoints++;
+        check_fma(a, b, c, &failures);
+    }
+    assert_int_equal(failures, 0);
+    /* the generator still lands on ties (about 1 in 30 of the first 200,000 cases) */
+    assert_true(midpoints > 2000);
+}
+
+static void binary64_special_operands(void **state) {
+    (void)state;
+    const double values[] = {0.0,     -0.0,          INFINITY, -INFINITY, NAN,       DBL_MIN, -DBL_MIN, DBL_TRUE_MIN,
+                             DBL_MAX, -DBL_MAX,      1.0,      -1.0,      0x1p960,   0x1p961, 0x1p-450, 0x1p-451,
+                             0x1p999, 0x1.fffffp999, 0x1p1000, 0x1p-1022, 0x1p-1023, 3.0,     -0x1p-60, 0x1.8p-1074};
+    const size_t count = sizeof values / sizeof values[0];
+    long failures = 0;
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < count; j++)
+            for (size_t k = 0; k < count; k++) check_fma(values[i], values[j], values[k], &failures);
+    assert_int_equal(failures, 0);
+}
+
+static void check_fmaf(float a, float b, float c, long *failures) {
+    const float got = omk_fmaf_emulated(a, b, c), want = fmaf(a, b, c);
+    if (!((isnan(got) && isnan(want)) || bits_of_f32(got) == bits_of_f32(want)) && ++*failures <= 5)
+        print_error("omk_fmaf_emulated(%a, %a, %a) = %a, fmaf gives %a\n", a, b, c, got, want);
+}
+
+static float random_float(int e) { return (float)ldexp((double)random_double(0), e); }
+
+static void binary32_near_rounding_boundaries(void **state) {
+    (void)state;
+    rng_state = 20261205;
+    long failures = 0, double_rounding_traps = 0;
+    for (long i = 0; i < 3000000; i++) {
+        float a, b, c;
+        if (i % 3 == 0) { /* any bit patterns: specials, subnormals, overflow */
+            a = f32_from_bits((uint32_t)next_random()), b = f32_from_bits((uint32_t)next_random());
+            c = f32_from_bits((uint32_t)next_random());
+        } else if (i % 3 == 1) { /* exact and near ties: short significands, c within 30 binades below a b */
+            const int ea = (int)random_in(-75, 64), eb = (int)random_in(-75, 64);
+            a = random_float(ea), b = random_float(eb);
+            c = random_float(ea + eb - (int)random_in(-5, 30));
+        } else { /* a b a binary32 midpoint (3 times an odd 23-bit integer: 25 bits when above 2^24), c far below it,
+                    where rounding first to binary64 lands on the midpoint */
+            const int ea = (int)random_in(-60, 40), eb = (int)random_in(-60, 40);
+            a = ldexpf(3.0f, ea), b = ldexpf((float)((next_random() & 0x3fffff) | 0x400001), eb);
+            c = random_float(ea + eb + 24 - (int)random_in(20, 60));
+        }
+        /* a b + c rounded once to binary64 and then to binary32 differs from one rounding: double rounding */
+        const float twice_rounded = (float)((double)a * b + c), once = fmaf(a, b, c);
+        if (!isnan(once) && bits_of_f32(twice_rounded) != bits_of_f32(once)) double_rounding_traps++;
+        check_fmaf(a, b, c, &failures);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(double_rounding_traps > 100);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(binary64_near_rounding_boundaries),
+        cmocka_unit_test(binary64_special_operands),
+        cmocka_unit_test(binary32_near_rounding_boundaries),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
