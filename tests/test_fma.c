@@ -1,7 +1,11 @@
-/* The scalar build's fused multiply-add (kernels/omk_fma.h) against libm's fma and fmaf, which round correctly on every
- * CPU (glibc: the instruction or an exact software fma). Operands are built to land on and beside rounding boundaries:
- * short significands make a b + c an exact midpoint or close to one, and c near -a b cancels most of the result. MPFR
- * counts the exact midpoints, so that a generator that stops producing them fails the test instead of weakening it. */
+/* The scalar build's fused multiply-add (kernels/omk_fma.h), which it emulates on CPUs without FMA:
+ * - against libm's fma and fmaf, which round correctly on every CPU (glibc: the instruction or an exact software fma),
+ *   on operands built to land on and beside rounding boundaries: short significands make a b + c an exact midpoint or
+ *   close to one, and c near -a b cancels most of the result. MPFR counts the exact midpoints, so that a generator that
+ *   stops producing them fails the test instead of weakening it;
+ * - in the kernels: kernels/cos.c and kernels/asin.c are compiled into this test with every fma emulated
+ *   (OMK_FMA_ALWAYS_EMULATED), and their binary32 and binary64 array kernels must give the library's bits (the build
+ *   the CPU selects, which on a CPU with FMA uses the instruction). */
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
@@ -9,11 +13,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "omk_fma.h"
+#define OMK_FMA_ALWAYS_EMULATED 1
+#include "asin.c"
+#include "cos.c"
+#include "omk.h"
 #include "test_bits.h"
 
 static uint64_t rng_state;
@@ -162,11 +170,69 @@ static void binary32_near_rounding_boundaries(void **state) {
     assert_true(double_rounding_traps > 100);
 }
 
+/* n inputs of the emulated build (OMK_ISA=fma_emulated_test) and of the library's entry point, compared bit for bit;
+ * returns how many differ and prints the first few. */
+#define COMPARE_KERNEL(op, dtype, ctype, x, n)                                                                         \
+    compare_outputs(#op " " #dtype, sizeof(ctype), x, n, (kernel_fn)omk_##op##_##dtype##_fma_emulated_test,            \
+                    (kernel_fn)omk_##op##_##dtype)
+typedef void (*kernel_fn)(const void *, void *, size_t);
+static long compare_outputs(const char *name, size_t size, const void *x, size_t n, kernel_fn emulated,
+                            kernel_fn library) {
+    unsigned char *got = malloc(n * size), *want = malloc(n * size);
+    assert_non_null(got);
+    assert_non_null(want);
+    emulated(x, got, n);
+    library(x, want, n);
+    long differ = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(got + i * size, want + i * size, size) == 0) continue;
+        if (++differ <= 3) {
+            uint64_t in = 0, g = 0, w = 0;
+            memcpy(&in, (const unsigned char *)x + i * size, size);
+            memcpy(&g, got + i * size, size), memcpy(&w, want + i * size, size);
+            print_error("%s with emulated fma: input 0x%llx gives 0x%llx, the library 0x%llx\n", name,
+                        (unsigned long long)in, (unsigned long long)g, (unsigned long long)w);
+        }
+    }
+    free(got), free(want);
+    return differ;
+}
+
+static void kernels_with_emulated_fma_give_the_librarys_bits(void **state) {
+    (void)state;
+    rng_state = 20261206;
+    enum { F32_STRIDE = 1024, F64_COUNT = 1 << 20 };
+    /* binary32: one input in every 1024 bit patterns (every binade, NaN and infinities), a random one of each 1024 */
+    const size_t n32 = ((size_t)1 << 32) / F32_STRIDE;
+    uint32_t *x32 = malloc(n32 * sizeof *x32);
+    assert_non_null(x32);
+    for (size_t i = 0; i < n32; i++) x32[i] = (uint32_t)(i * F32_STRIDE + next_random() % F32_STRIDE);
+    long differ = COMPARE_KERNEL(cos, f32, float, x32, n32);
+    for (size_t i = 0; i < n32; i++) /* asin: the same share of [-1, 1] */
+        x32[i] = bits_of_f32((float)(2.0 * (double)(next_random() >> 11) * 0x1p-53 - 1.0));
+    differ += COMPARE_KERNEL(asin, f32, float, x32, n32);
+    free(x32);
+    /* binary64: random bit patterns, and uniform on [-pi, pi] and [-1, 1] */
+    uint64_t *x64 = malloc(F64_COUNT * sizeof *x64);
+    assert_non_null(x64);
+    for (int set = 0; set < 3; set++) {
+        for (size_t i = 0; i < F64_COUNT; i++) {
+            const double u = 2.0 * (double)(next_random() >> 11) * 0x1p-53 - 1.0;
+            x64[i] = set == 0 ? next_random() : bits_of_f64(set == 1 ? u * 3.14159265358979 : u);
+        }
+        if (set != 2) differ += COMPARE_KERNEL(cos, f64, double, x64, F64_COUNT);
+        if (set != 1) differ += COMPARE_KERNEL(asin, f64, double, x64, F64_COUNT);
+    }
+    free(x64);
+    assert_int_equal(differ, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(binary64_near_rounding_boundaries),
         cmocka_unit_test(binary64_special_operands),
         cmocka_unit_test(binary32_near_rounding_boundaries),
+        cmocka_unit_test(kernels_with_emulated_fma_give_the_librarys_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
