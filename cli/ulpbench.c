@@ -468,21 +468,25 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     return rc ? fail(sub, "%s", err) : 0;
 }
 
-/* label and the command as a Markdown code span. The fence is one backtick longer than the longest run of backticks
- * in the command, and padded with spaces when the command starts or ends with one, so that a backtick in an argument
- * (as in a file name) cannot close the span early. */
-static void labelled_command_line(FILE *f, const char *label, const char *command) {
+/* text as a Markdown code span. The fence is one backtick longer than the longest run of backticks in the text, and
+ * padded with spaces when the text starts or ends with one, so that a backtick in an argument (as in a file name)
+ * cannot close the span early; inside it, '*', '_' and '|' are text. */
+static void code_span(FILE *f, const char *text) {
     size_t longest = 0, run = 0;
-    for (const char *c = command; *c; c++) {
+    for (const char *c = text; *c; c++) {
         run = *c == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
-    const size_t len = strlen(command);
-    const char *pad = len && (command[0] == '`' || command[len - 1] == '`') ? " " : "";
+    const size_t len = strlen(text);
+    const char *pad = len && (text[0] == '`' || text[len - 1] == '`') ? " " : "";
+    for (size_t i = 0; i <= longest; i++) fputc('`', f);
+    fprintf(f, "%s%s%s", pad, text, pad);
+    for (size_t i = 0; i <= longest; i++) fputc('`', f);
+}
+
+static void labelled_command_line(FILE *f, const char *label, const char *command) {
     fputs(label, f);
-    for (size_t i = 0; i <= longest; i++) fputc('`', f);
-    fprintf(f, "%s%s%s", pad, command, pad);
-    for (size_t i = 0; i <= longest; i++) fputc('`', f);
+    code_span(f, command);
     fputs("  \n", f);
 }
 
@@ -491,14 +495,17 @@ static void command_line(FILE *f, const char *command) { labelled_command_line(f
 static void environment_line(FILE *f) {
     cJSON *env = ulpb_environment_json();
     const char *libraries = cJSON_GetStringValue(cJSON_GetObjectItem(env, "libraries"));
-    fprintf(f,
-            "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s); source %s%s%s.\n",
+    fprintf(f, "Environment: %s, %s; MPFR %s; glibc %s; SLEEF %s; omk %s (%s build, 16-bit types: %s); source %s",
             cJSON_GetObjectItem(env, "cpu")->valuestring, cJSON_GetObjectItem(env, "compiler")->valuestring,
             cJSON_GetObjectItem(env, "mpfr")->valuestring, cJSON_GetObjectItem(env, "glibc")->valuestring,
             cJSON_GetObjectItem(env, "sleef")->valuestring, cJSON_GetObjectItem(env, "omk")->valuestring,
             cJSON_GetObjectItem(env, "omk_isa")->valuestring, cJSON_GetObjectItem(env, "omk_half16")->valuestring,
-            cJSON_GetObjectItem(env, "source")->valuestring, libraries ? "; libraries loaded: " : "",
-            libraries ? libraries : "");
+            cJSON_GetObjectItem(env, "source")->valuestring);
+    if (libraries) { /* paths: a code span, so that '*' or a backtick in one stays text */
+        fputs("; libraries loaded: ", f);
+        code_span(f, libraries);
+    }
+    fputs(".\n", f);
     cJSON_Delete(env);
 }
 

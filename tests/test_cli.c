@@ -1807,8 +1807,13 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     free(out);
 
     /* demo calls libm's binary32 functions, as the glibc peer does: the same rows, input for input */
-    assert_int_equal(run("accuracy --op all --dtype f32 --impl glibc,demo --samples 3000 --quiet --json $D/lib.json"),
+    assert_int_equal(run("accuracy --op all --dtype f32 --impl glibc,demo --samples 3000 --quiet --json $D/lib.json "
+                         "--markdown $D/lib.md"),
                      0);
+    /* the Markdown's environment line gives the paths as a code span, where '*' or '_' in a path stays text */
+    char *lib_md = slurp(path("lib.md"));
+    assert_non_null(strstr(lib_md, "; libraries loaded: `demo="));
+    free(lib_md);
     cJSON *doc = load_json("lib.json");
     const cJSON *results = cJSON_GetObjectItem(doc, "results");
     assert_int_equal(cJSON_GetArraySize(results), 4);
