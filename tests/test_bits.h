@@ -19,6 +19,14 @@ static inline double f64_from_bits(uint64_t bits) {
     return d;
 }
 
+/* splitmix64: the tests' pseudo-random numbers (z a seed plus a counter) */
+static inline uint64_t splitmix64(uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 static inline uint64_t bits_of_f64(double d) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);

@@ -22,13 +22,6 @@
 #include "ref.h"
 #include "test_bits.h"
 
-static uint64_t splitmix64(uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static double uniform01(uint64_t i) { return (double)(splitmix64(20261130u + i) >> 11) * 0x1p-53; }
 
 static const ref_format binary64 = {53, 11};

@@ -25,12 +25,7 @@
 #include "test_bits.h"
 
 static uint64_t rng_state;
-static uint64_t next_random(void) { /* splitmix64 */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t next_random(void) { return splitmix64(rng_state++); }
 static int64_t random_in(int64_t lo, int64_t hi) { return lo + (int64_t)(next_random() % (uint64_t)(hi - lo + 1)); }
 
 /* A binary64 with unbiased exponent e (clamped into the finite range: subnormals below -1022), random sign and a
@@ -117,7 +112,7 @@ static void binary64_near_rounding_boundaries(void **state) {
         check_fma(a, b, c, &failures);
     }
     assert_int_equal(failures, 0);
-    /* the generator still lands on ties (about 1 in 30 of the first 200,000 cases) */
+    /* the generator still lands on ties (about 1 in 60 of the first 200,000 cases) */
     assert_true(midpoints > 2000);
 }
 
@@ -167,7 +162,7 @@ static void binary32_near_rounding_boundaries(void **state) {
         check_fmaf(a, b, c, &failures);
     }
     assert_int_equal(failures, 0);
-    assert_true(double_rounding_traps > 100);
+    assert_true(double_rounding_traps > 10000); /* about 57,000 */
 }
 
 /* n inputs of the emulated build (OMK_ISA=fma_emulated_test) and of the library's entry point, compared bit for bit;
