@@ -1,7 +1,7 @@
 /* Fused multiply-add for the kernels: omk_fma and omk_fmaf.
  *
  * Every kernel's error bound and rounding test assume fma(a, b, c) = RN(a b + c), so every build must compute exactly
- * that. The vector builds have the instruction (__FP_FAST_FMA), and there these are fma() and fmaf(), which GCC inlines
+ * that. The vector builds have the instruction (-mfma), and there these are fma() and fmaf(), which GCC inlines
  * and vectorizes. The scalar build on x86-64 has not, and there fma() is a call into libm: glibc resolves it to the
  * instruction on CPUs with FMA, but on the CPUs the scalar build is for (no AVX2, and all but AMD's Piledriver and
  * Steamroller without FMA) to its software fma, which switches the rounding mode on every call. With it omk's
@@ -80,12 +80,12 @@ static inline double omk_fma_emulated(double a, double b, double c) {
     return fma(a, b, c);
 }
 
-/* Whether fma() is the instruction: 1 in the vector builds (fma() inlined), 0 where it is not (OMK_FMA_ALWAYS_EMULATED
- * takes the emulation anywhere: README, "Without FMA"), and else the CPU's answer. A CPU with FMA but not AVX2, or any
- * CPU when OMK_ISA=scalar forces this build, has the instruction behind libm's fma(); a loaded flag and a branch that
- * never changes direction cost less than the emulation. cpu_without_avx runs the emulated kernels (QEMU's Nehalem has
- * no FMA). */
-#if FLT_EVAL_METHOD != 0 || (defined(__FP_FAST_FMA) && defined(__FP_FAST_FMAF))
+/* Whether fma() is the instruction: 1 in the vector builds (fma() inlined; GCC defines __FP_FAST_FMA with -mfma,
+ * Clang 14 only __FMA__), 0 where it is not (OMK_FMA_ALWAYS_EMULATED takes the emulation in the scalar build on any
+ * CPU: README, "Without FMA"), and else the CPU's answer. A CPU with FMA but not AVX2, or any CPU when OMK_ISA=scalar
+ * forces this build, has the instruction behind libm's fma(); a loaded flag and a branch that never changes direction
+ * cost less than the emulation. cpu_without_avx runs the emulated kernels (QEMU's Nehalem has no FMA). */
+#if FLT_EVAL_METHOD != 0 || defined(__FMA__) || (defined(__FP_FAST_FMA) && defined(__FP_FAST_FMAF))
 #define OMK_FMA_INSTRUCTION 1
 #elif defined(OMK_FMA_ALWAYS_EMULATED) || !(defined(__x86_64__) || defined(__i386__))
 #define OMK_FMA_INSTRUCTION 0
