@@ -88,6 +88,16 @@ static const char *g_repeated_option;
 /* An error in the environment's settings, held back by main while the command line may ask for help only. */
 static const char *g_env_error;
 
+/* An --impl name the registry does not hold. When main held back an error in the environment (a help run), that error
+ * is the likelier cause (a library of ULPB_LIBRARIES that did not load), so it is the one reported. */
+static int unknown_impl(const char *sub, const char *name) {
+    if (g_env_error && *g_env_error) {
+        fail_early("%s", g_env_error);
+        return EXIT_USAGE;
+    }
+    return fail(sub, "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)", name);
+}
+
 static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (c == OPTION_GIVEN_TWICE)
         return fail(sub, "option '--%s' given twice: only one value is used (try --help)", g_repeated_option);
@@ -595,10 +605,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             const int parsed = parse_impls(o->impl_names, o->impls, &o->impl_count, &unknown);
             if (parsed == -2)
                 return fail(sub, "--impl needs comma-separated names without empty ones, got '%s'", optarg);
-            if (parsed)
-                return fail(sub,
-                            "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
-                            unknown);
+            if (parsed) return unknown_impl(sub, unknown);
             break;
         }
         case 'n':
@@ -1532,9 +1539,7 @@ static int cmd_bench(int argc, char **argv) {
             case -2:
                 return fail("bench", "--impl needs comma-separated names without empty ones, got '%s'", optarg);
             default:
-                return fail("bench",
-                            "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
-                            unknown);
+                return unknown_impl("bench", unknown);
             }
             break;
         case 'z':
@@ -1883,9 +1888,7 @@ static int cmd_eval(int argc, char **argv) {
     if (!op_text) return fail("eval", "missing --op (cos or asin)");
     const int op = ulpb_op_find(op_text);
     if (op < 0) return fail("eval", "unknown op '%s' (expected cos or asin)", op_text);
-    if (!ulpb_impl_known(impl))
-        return fail("eval", "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)",
-                    impl);
+    if (!ulpb_impl_known(impl)) return unknown_impl("eval", impl);
     /* a baseline (memcpy) computes nothing: its output would be the input, exit status 0 */
     for (size_t i = 0; i < ulpb_entry_count; i++)
         if (strcmp(ulpb_entries[i].impl, impl) == 0 && ulpb_entries[i].role == ULPB_ROLE_BASELINE)

@@ -1947,8 +1947,9 @@ static void users_kernels_through_ulpb_libraries(void **state) {
              ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS);
     assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
     expect_usage_error("list", "more than 4 libraries");
-    const int help_status = run("accuracy --impl a --help");
-    assert_true(help_status == 0 || help_status == 2);
+    /* --impl naming a library that did not load, before --help: the setting's error, not an unknown name */
+    expect_usage_error("accuracy --impl a --help", "more than 4 libraries");
+    expect_usage_error("bench --impl a --help", "more than 4 libraries");
     assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
 
     static const char *const refused[][2] = {
