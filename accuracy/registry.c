@@ -1,4 +1,4 @@
-#define _XOPEN_SOURCE 700 /* setenv, realpath */
+#define _GNU_SOURCE /* setenv, realpath, dl_iterate_phdr */
 #include "registry.h"
 
 #include <cpuid.h>
@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +328,90 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
     return 0;
 }
 
+/* The shared objects the process has loaded (dl_iterate_phdr's names; the program itself has none). */
+typedef struct {
+    char **names;
+    size_t count, capacity;
+    bool failed;
+} object_list;
+
+static int list_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    object_list *list = data;
+    if (!info->dlpi_name || !*info->dlpi_name || list->failed) return 0;
+    if (list->count == list->capacity) {
+        const size_t capacity = list->capacity ? 2 * list->capacity : 64;
+        char **names = realloc(list->names, capacity * sizeof *names);
+        if (!names) return list->failed = true, 0;
+        list->names = names, list->capacity = capacity;
+    }
+    if (!(list->names[list->count] = strdup(info->dlpi_name))) return list->failed = true, 0;
+    list->count++;
+    return 0;
+}
+
+static void free_object_list(object_list *list) {
+    for (size_t i = 0; i < list->count; i++) free(list->names[i]);
+    free(list->names);
+    *list = (object_list){0};
+}
+
+static bool object_listed(const object_list *list, const char *name) {
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->names[i], name) == 0) return true;
+    return false;
+}
+
+/* A shared object the libraries brought into the process (a dependency ulpbench had not loaded): its results depend on
+ * it as on the library itself, so the record and the identity hold it too. */
+typedef struct {
+    char path[PATH_MAX];
+    const char *base;
+    unsigned long long bytes;
+    uint64_t digest;
+} library_dependency;
+
+static int dependency_order(const void *a, const void *b) {
+    const library_dependency *x = a, *y = b;
+    const int by_name = strcmp(x->base, y->base);
+    return by_name ? by_name : (x->digest > y->digest) - (x->digest < y->digest);
+}
+
+/* The objects in after and not in before, other than the libraries (items), digested and in name order into
+ * deps[LIBRARY_DEPENDENCY_MAX]; their count, or -1 and a message. */
+enum { LIBRARY_DEPENDENCY_MAX = 32 };
+static int new_dependencies(const object_list *before, const object_list *after, const library_item *items,
+                            int item_count, library_dependency *deps, char *err, size_t err_len) {
+    int count = 0;
+    for (size_t i = 0; i < after->count; i++) {
+        if (object_listed(before, after->names[i])) continue;
+        char resolved[PATH_MAX];
+        if (!realpath(after->names[i], resolved)) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: cannot find '%s', which a library loaded", after->names[i]);
+            return -1;
+        }
+        bool is_item = false;
+        for (int k = 0; k < item_count; k++) is_item |= strcmp(items[k].resolved, resolved) == 0;
+        if (is_item) continue;
+        if (count == LIBRARY_DEPENDENCY_MAX) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: the libraries load more than %d other shared objects",
+                     LIBRARY_DEPENDENCY_MAX);
+            return -1;
+        }
+        library_dependency *d = &deps[count];
+        memcpy(d->path, resolved, sizeof resolved);
+        const char *slash = strrchr(d->path, '/');
+        d->base = slash ? slash + 1 : d->path;
+        if (has_control_character(d->path) || file_digest(d->path, &d->bytes, &d->digest) != 0) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s', which a library loaded", after->names[i]);
+            return -1;
+        }
+        count++;
+    }
+    qsort(deps, (size_t)count, sizeof *deps, dependency_order);
+    return count;
+}
+
 static int item_name_order(const void *a, const void *b) {
     return strcmp((*(const library_item *const *)a)->name, (*(const library_item *const *)b)->name);
 }
@@ -364,7 +449,8 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         if (check_library_file(&items[k], err, err_len) != 0) return -1;
     const size_t builtin_count = ulpb_entry_count;
     ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
-    const size_t record_len = (size_t)LIBRARY_MAX * (PATH_MAX + 128), identity_len = (size_t)LIBRARY_MAX * 128;
+    const size_t record_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (PATH_MAX + 128),
+                 identity_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (NAME_MAX + 128);
     char *record = calloc(record_len, 1), *identity = calloc(identity_len, 1);
     if (!entries || !record || !identity) {
         free(entries), free(record), free(identity);
@@ -373,13 +459,31 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     }
     memcpy(entries, builtin_entries, sizeof builtin_entries);
     size_t count = builtin_count;
-    for (int slot = 0; slot < item_count; slot++)
-        if (load_library(&items[slot], slot, entries, &count, record, record_len, err, err_len) != 0) {
-            for (size_t i = builtin_count; i < count; i++)
-                free((char *)entries[i].impl), free((char *)entries[i].description);
-            free(entries), free(record), free(identity);
-            return -1;
-        }
+    object_list before = {0}, after = {0};
+    dl_iterate_phdr(list_object, &before);
+    static library_dependency deps[LIBRARY_DEPENDENCY_MAX];
+    int dep_count = 0;
+    for (int slot = 0; slot < item_count && dep_count >= 0; slot++)
+        if (load_library(&items[slot], slot, entries, &count, record, record_len, err, err_len) != 0) dep_count = -1;
+    if (dep_count == 0) {
+        dl_iterate_phdr(list_object, &after);
+        if (before.failed || after.failed)
+            snprintf(err, err_len, "out of memory"), dep_count = -1;
+        else
+            dep_count = new_dependencies(&before, &after, items, item_count, deps, err, err_len);
+    }
+    free_object_list(&before), free_object_list(&after);
+    for (int k = 0; k < dep_count; k++) { /* the record fits four libraries and their dependencies' paths */
+        const size_t used = strlen(record);
+        snprintf(record + used, record_len - used, "%s%s (%llu bytes, FNV-1a 0x%016llx)",
+                 k ? ", " : "; loaded by them: ", deps[k].path, deps[k].bytes, (unsigned long long)deps[k].digest);
+    }
+    if (dep_count < 0) {
+        for (size_t i = builtin_count; i < count; i++)
+            free((char *)entries[i].impl), free((char *)entries[i].description);
+        free(entries), free(record), free(identity);
+        return -1;
+    }
     /* what two runs must share, whatever the order of the items, the paths, or whether the prefix was spelled out */
     const library_item *sorted[LIBRARY_MAX];
     for (int k = 0; k < item_count; k++) sorted[k] = &items[k];
@@ -388,6 +492,11 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         const size_t used = strlen(identity);
         snprintf(identity + used, identity_len - used, "%s%s:%s %llu 0x%016llx", k ? "; " : "", sorted[k]->name,
                  sorted[k]->prefix, sorted[k]->bytes, (unsigned long long)sorted[k]->digest);
+    }
+    for (int k = 0; k < dep_count; k++) {
+        const size_t used = strlen(identity);
+        snprintf(identity + used, identity_len - used, "%s%s %llu 0x%016llx",
+                 k ? ", " : "; loaded by them: ", deps[k].base, deps[k].bytes, (unsigned long long)deps[k].digest);
     }
     ulpb_entries = entries;
     ulpb_entry_count = count;

@@ -1833,6 +1833,11 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     assert_non_null(strstr(libraries, "demo="));
     assert_non_null(strstr(libraries, "libulpb_demo_kernels.so ("));
     assert_non_null(strstr(libraries, "FNV-1a 0x"));
+    /* and what the library brought into the process (demo links libomk.so, which ulpbench has linked in statically) */
+    assert_non_null(strstr(libraries, "; loaded by them: /"));
+    const char *identity = string_of(cJSON_GetObjectItem(doc, "environment"), "libraries_identity");
+    assert_true(strncmp(identity, "bad:bad ", 8) == 0 && strstr(identity, "; demo:demo ")); /* in name order */
+    assert_non_null(strstr(identity, "; loaded by them: libomk.so"));
     assert_true(strncmp(string_of(doc, "command"), "ULPB_LIBRARIES=demo=", 20) == 0);
     cJSON_Delete(doc);
 
