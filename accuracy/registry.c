@@ -365,15 +365,16 @@ static bool object_listed(const object_list *list, const char *name) {
 /* A shared object the libraries brought into the process (a dependency ulpbench had not loaded): its results depend on
  * it as on the library itself, so the record and the identity hold it too. */
 typedef struct {
-    char path[PATH_MAX];
-    const char *base;
+    char path[PATH_MAX];     /* the file (symbolic links resolved), for the record */
+    char name[NAME_MAX + 1]; /* the loader's name of it (its SONAME as a rule, the file a link may lead to aside), for
+                                the identity, so that a copy under that name elsewhere is the same dependency */
     unsigned long long bytes;
     uint64_t digest;
 } library_dependency;
 
 static int dependency_order(const void *a, const void *b) {
     const library_dependency *x = a, *y = b;
-    const int by_name = strcmp(x->base, y->base);
+    const int by_name = strcmp(x->name, y->name);
     return by_name ? by_name : (x->digest > y->digest) - (x->digest < y->digest);
 }
 
@@ -384,29 +385,35 @@ static int new_dependencies(const object_list *before, const object_list *after,
                             int item_count, library_dependency *deps, char *err, size_t err_len) {
     int count = 0;
     for (size_t i = 0; i < after->count; i++) {
-        if (object_listed(before, after->names[i])) continue;
-        char resolved[PATH_MAX];
-        if (!realpath(after->names[i], resolved)) {
-            snprintf(err, err_len, "ULPB_LIBRARIES: cannot find '%s', which a library loaded", after->names[i]);
+        const char *loaded = after->names[i];
+        if (object_listed(before, loaded)) continue;
+        library_dependency d;
+        const char *slash = strrchr(loaded, '/');
+        if (!realpath(loaded, d.path) || strlen(slash ? slash + 1 : loaded) > NAME_MAX) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: cannot find '%s', which a library loaded", loaded);
             return -1;
         }
+        strcpy(d.name, slash ? slash + 1 : loaded);
+        if (has_control_character(d.path)) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: a library loaded '%s', a file name with a control character",
+                     d.path);
+            return -1;
+        }
+        if (file_digest(d.path, &d.bytes, &d.digest) != 0) {
+            snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s', which a library loaded", loaded);
+            return -1;
+        }
+        /* an item, or a copy of one that a library's own search found first (then which is loaded depends on the
+         * order of the items): recorded as the item */
         bool is_item = false;
-        for (int k = 0; k < item_count; k++) is_item |= strcmp(items[k].resolved, resolved) == 0;
+        for (int k = 0; k < item_count; k++) is_item |= items[k].bytes == d.bytes && items[k].digest == d.digest;
         if (is_item) continue;
         if (count == LIBRARY_DEPENDENCY_MAX) {
             snprintf(err, err_len, "ULPB_LIBRARIES: the libraries load more than %d other shared objects",
                      LIBRARY_DEPENDENCY_MAX);
             return -1;
         }
-        library_dependency *d = &deps[count];
-        memcpy(d->path, resolved, sizeof resolved);
-        const char *slash = strrchr(d->path, '/');
-        d->base = slash ? slash + 1 : d->path;
-        if (has_control_character(d->path) || file_digest(d->path, &d->bytes, &d->digest) != 0) {
-            snprintf(err, err_len, "ULPB_LIBRARIES: cannot read '%s', which a library loaded", after->names[i]);
-            return -1;
-        }
-        count++;
+        deps[count++] = d;
     }
     qsort(deps, (size_t)count, sizeof *deps, dependency_order);
     return count;
@@ -496,7 +503,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     for (int k = 0; k < dep_count; k++) {
         const size_t used = strlen(identity);
         snprintf(identity + used, identity_len - used, "%s%s %llu 0x%016llx",
-                 k ? ", " : "; loaded by them: ", deps[k].base, deps[k].bytes, (unsigned long long)deps[k].digest);
+                 k ? ", " : "; loaded by them: ", deps[k].name, deps[k].bytes, (unsigned long long)deps[k].digest);
     }
     ulpb_entries = entries;
     ulpb_entry_count = count;

@@ -12,6 +12,8 @@
 
 #include "omk.h" /* its conversions, as the glibc peer's */
 
+uint16_t demo_one_f16(void); /* tests/demo_dependency.c */
+
 void demo_cos_f32(const float *x, float *y, size_t n);
 void demo_asin_f32(const float *x, float *y, size_t n);
 void demo_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
@@ -31,7 +33,7 @@ void demo_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
 
 void bad_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
     (void)x;
-    for (size_t i = 0; i < n; i++) y[i] = 0x3c00; /* 1.0 */
+    for (size_t i = 0; i < n; i++) y[i] = demo_one_f16();
 }
 
 __attribute__((constructor)) static void announce(void) {

@@ -1833,11 +1833,20 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     assert_non_null(strstr(libraries, "demo="));
     assert_non_null(strstr(libraries, "libulpb_demo_kernels.so ("));
     assert_non_null(strstr(libraries, "FNV-1a 0x"));
-    /* and what the library brought into the process (demo links libomk.so, which ulpbench has linked in statically) */
+    /* and what the library brought into the process: libomk.so, which ulpbench has linked in statically, and
+     * demo_dependency.c's library; in the identity by the loader's name and each one's own size, in name order */
     assert_non_null(strstr(libraries, "; loaded by them: /"));
     const char *identity = string_of(cJSON_GetObjectItem(doc, "environment"), "libraries_identity");
     assert_true(strncmp(identity, "bad:bad ", 8) == 0 && strstr(identity, "; demo:demo ")); /* in name order */
-    assert_non_null(strstr(identity, "; loaded by them: libomk.so"));
+    char omk_entry[128], dependency_entry[128];
+    struct stat st;
+    assert_int_equal(stat(ULPB_OMK_SHARED, &st), 0);
+    snprintf(omk_entry, sizeof omk_entry, "; loaded by them: %s %lld 0x", ULPB_OMK_SONAME, (long long)st.st_size);
+    assert_int_equal(stat(ULPB_DEMO_DEPENDENCY, &st), 0);
+    snprintf(dependency_entry, sizeof dependency_entry, ", libulpb_demo_dependency.so %lld 0x", (long long)st.st_size);
+    const char *omk_at = strstr(identity, omk_entry), *dependency_at = strstr(identity, dependency_entry);
+    if (!omk_at || !dependency_at || dependency_at < omk_at)
+        fail_msg("libraries_identity '%s' lacks '%s' followed by '%s'", identity, omk_entry, dependency_entry);
     assert_true(strncmp(string_of(doc, "command"), "ULPB_LIBRARIES=demo=", 20) == 0);
     cJSON_Delete(doc);
 
