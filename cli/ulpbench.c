@@ -772,9 +772,6 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     return doc;
 }
 
-/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
- * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
- * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
 /* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
 static bool libraries_differ(const char **a, const char **b) {
     if (!*a && !*b) return false;
@@ -784,6 +781,9 @@ static bool libraries_differ(const char **a, const char **b) {
     return differ;
 }
 
+/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
+ * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
+ * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
     static const char *const same_environment[] = {
         "glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16", "ulpbench", "source", "libraries_identity"};
