@@ -196,6 +196,18 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
     return fd;
 }
 
+/* A file replaced by a rename keeps its permissions and, where the process may set them (root), its owner and group,
+ * as after "> FILE" or sed -i: a report made private, or shared with a group, stays so. Failures are left to the
+ * umask's defaults, as sed -i leaves them. */
+static void keep_owner_and_mode(int fd, const char *target) {
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, (uid_t)-1, st.st_gid) != 0) {
+        /* another owner or a group the process is not in: the file becomes the process's own */
+    }
+    (void)fchmod(fd, st.st_mode & 0777); /* not set-user-ID or set-group-ID bits, which a new owner must not get */
+}
+
 int ulpb_write_full(int fd, const void *buf, size_t len) {
     size_t done = 0;
     while (done < len) {
@@ -298,6 +310,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
             rc = -1;
             break;
         }
+        keep_owner_and_mode(fd, wheres[i]);
         if (write_parts(fd, &outputs[i], outputs[i].sync) != 0) {
             snprintf(err, err_len, "cannot write '%s': %s", outputs[i].path, strerror(errno));
             rc = -1;

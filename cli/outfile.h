@@ -43,8 +43,9 @@ typedef struct {
     bool sync;
 } ulpb_output;
 
-/* Writes every output to its temporary file, then the outputs that are devices or pipes, and
- * renames the temporary files into place only when all were written; on failure every temporary file is removed and no
+/* Writes every output to its temporary file (with the permissions, and for root the owner, of the file it will
+ * replace), then the outputs that are devices or pipes, and renames the temporary files into place only when all
+ * were written; on failure every temporary file is removed and no
  * regular target has been touched (unless a rename itself fails part-way, which on one directory already
  * written to is not expected). 0 on success, -1 with err set. */
 int ulpb_write_outputs(const ulpb_output *outputs, int count, char *err, size_t err_len);

@@ -1588,6 +1588,14 @@ static unsigned mode_of(const char *name) {
     return (unsigned)(st.st_mode & 07777);
 }
 
+/* The outputs of each kind of command: p.json, p.md, pb.json and po.npy, from p.npy. */
+static const char *const names[] = {"p.json", "p.md", "pb.json", "po.npy"};
+static void run_writers(void) {
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/p.json --markdown $D/p.md"), 0);
+    assert_int_equal(run("bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/pb.json"), 0);
+    assert_int_equal(run("eval --op cos $D/p.npy $D/po.npy"), 0);
+}
+
 /* New files get 0666 minus the umask, as from any other tool (not mkstemp's 0600). */
 static void outputs_follow_the_umask(void **state) {
     (void)state;
@@ -1597,17 +1605,50 @@ static void outputs_follow_the_umask(void **state) {
     static const unsigned masks[] = {022, 027};
     for (size_t i = 0; i < sizeof masks / sizeof *masks; i++) {
         const mode_t old = umask(masks[i]);
-        assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/p.json --markdown $D/p.md"),
-                         0);
-        assert_int_equal(run("bench --op cos --dtype f32 --impl omk --sizes 64 --rounds 1 --quiet --json $D/pb.json"),
-                         0);
-        assert_int_equal(run("eval --op cos $D/p.npy $D/po.npy"), 0);
+        run_writers();
         umask(old);
         const unsigned want = 0666u & ~masks[i];
-        static const char *const names[] = {"p.json", "p.md", "pb.json", "po.npy"};
-        for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
             if (mode_of(names[k]) != want)
                 fail_msg("%s has mode %04o under umask %03o, wanted %04o", names[k], mode_of(names[k]), masks[i], want);
+            assert_int_equal(unlink(path(names[k])), 0);
+        }
+    }
+}
+
+/* A file that is replaced keeps its own permissions, whatever the umask, and under root its owner, as after
+ * "> FILE". */
+static void replaced_outputs_keep_their_mode(void **state) {
+    (void)state;
+    const float x[2] = {0.5f, 2.0f};
+    const size_t two = 2;
+    write_array("p.npy", NPY_F4, 1, &two, x);
+    static const unsigned modes[] = {0600, 0640, 0664};
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+            FILE *f = fopen(path(names[k]), "w");
+            assert_non_null(f);
+            fputs("old\n", f);
+            assert_int_equal(fclose(f), 0);
+            assert_int_equal(chmod(path(names[k]), modes[i]), 0);
+            if (geteuid() == 0) assert_int_equal(chown(path(names[k]), 65534, 65534), 0); /* root keeps the owner */
+        }
+        const mode_t old = umask(022);
+        run_writers();
+        umask(old);
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+            if (mode_of(names[k]) != modes[i])
+                fail_msg("%s has mode %04o after it was replaced, wanted its own %04o", names[k], mode_of(names[k]),
+                         modes[i]);
+            struct stat st;
+            assert_int_equal(stat(path(names[k]), &st), 0);
+            if (geteuid() == 0 && (st.st_uid != 65534 || st.st_gid != 65534))
+                fail_msg("%s is owned by %u:%u after it was replaced, wanted 65534:65534", names[k],
+                         (unsigned)st.st_uid, (unsigned)st.st_gid);
+            char *text = slurp(path(names[k]));
+            if (!text || strcmp(text, "old\n") == 0) fail_msg("%s was not replaced", names[k]);
+            free(text);
+        }
     }
 }
 
@@ -2190,6 +2231,7 @@ int main(void) {
         cmocka_unit_test(recorded_command_survives_backticks),
         cmocka_unit_test(file_size_limit_is_an_error),
         cmocka_unit_test(outputs_follow_the_umask),
+        cmocka_unit_test(replaced_outputs_keep_their_mode),
         cmocka_unit_test_teardown(users_kernels_through_ulpb_libraries, forget_libraries),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
