@@ -133,8 +133,8 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
     ulpb_json_add_count(o, "correctly_rounded", s->correctly_rounded);
     ulpb_json_add_count(o, "misrounded", s->misrounded);
     ulpb_json_add_count(o, "special_mismatches", s->special_mismatches);
-    cJSON_AddNumberToObject(o, "max_ulp", s->max_ulp);
-    cJSON_AddNumberToObject(o, "mean_ulp", ulpb_mean_ulp(s));
+    ulpb_json_add_exact(o, "max_ulp", s->max_ulp);
+    ulpb_json_add_exact(o, "mean_ulp", ulpb_mean_ulp(s));
     if (s->has_worst) {
         cJSON *w = example_json(cJSON_AddObjectToObject(o, "worst"), dt, s->worst_bits, s->worst_got, false,
                                 s->worst_expected);
@@ -154,6 +154,19 @@ cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt) {
 void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v) {
     char text[24];
     snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
+}
+
+void ulpb_json_add_exact(cJSON *o, const char *key, double v) {
+    if (!isfinite(v)) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    char text[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) break; /* 17 digits always read back */
+    }
     cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
 }
 

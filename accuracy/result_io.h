@@ -46,6 +46,9 @@ void ulpb_json_add_hex_double(cJSON *o, const char *key, double v);
 /* A count or seed (at most 2^53) as a JSON integer written in full: cJSON's own number printing keeps 15 significant
  * digits when the value reads back within its relative tolerance, which turns 5000000000000001 into 5e+15. */
 void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v);
+/* A finite double as the shortest decimal that reads back as exactly v (cJSON's own printing would write
+ * 0.5000000000000001, a misrounded result's error, as 0.5); a non-finite one as null. */
+void ulpb_json_add_exact(cJSON *o, const char *key, double v);
 const char *ulpb_json_get_string(const cJSON *o, const char *key);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);

@@ -315,6 +315,15 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
                 return -1;
             }
         }
+        /* the user's libraries (ULPB_LIBRARIES) by name, size and digest, as merge compares them: a row of "mine"
+         * from one library must not be read beside a row of "mine" from another */
+        const char *ids_a = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[0], "libraries_identity")),
+                   *ids_b = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "libraries_identity"));
+        if ((ids_a || ids_b) && (!ids_a || !ids_b || strcmp(ids_a, ids_b) != 0)) {
+            snprintf(err, err_len, "%s and %s were run in different environments (libraries_identity: '%s', '%s')",
+                     names[0], names[i], ids_a ? ids_a : "none loaded", ids_b ? ids_b : "none loaded");
+            return -1;
+        }
         /* the peers a run could measure (ULPB_DISABLE_ISA makes this CPU act as another) */
         if (!cJSON_Compare(cJSON_GetObjectItem(contexts[0], "isa_available"),
                            cJSON_GetObjectItem(contexts[i], "isa_available"), true)) {

@@ -1683,7 +1683,7 @@ static int report_into_dir(accuracy_options *o) {
         cJSON *t = cJSON_AddObjectToObject(thresholds, ulpb_dtypes[d].name);
         if (o->gate.max_misrounded[d] >= 0)
             cJSON_AddNumberToObject(t, "max_misrounded", (double)o->gate.max_misrounded[d]);
-        if (o->gate.max_ulp[d] >= 0) cJSON_AddNumberToObject(t, "max_ulp", o->gate.max_ulp[d]);
+        if (o->gate.max_ulp[d] >= 0) ulpb_json_add_exact(t, "max_ulp", o->gate.max_ulp[d]);
         cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
     }
     cJSON *held_to_zero = cJSON_AddArrayToObject(gate, "correctly_rounded");
@@ -1994,9 +1994,10 @@ int main(int argc, char **argv) {
          * and still measure it */
         const ulpb_isa forced = forced_isa ? ulpb_isa_named(forced_isa, strlen(forced_isa)) : ULPB_ISA_NONE;
         if (forced_isa && strcmp(forced_isa, omk_isa_in_use()) != 0)
-            snprintf(env_error, sizeof env_error,
-                     "OMK_ISA=%s is no omk build this CPU runs (scalar, avx2, avx512; the best here: %s)", forced_isa,
-                     omk_isa_in_use());
+            snprintf(
+                env_error, sizeof env_error,
+                "OMK_ISA=%s is no omk build this CPU runs (omk's builds: scalar, avx2, avx512; this CPU runs up to %s)",
+                forced_isa, omk_isa_in_use());
         else if (forced != ULPB_ISA_NONE && !ulpb_isa_available(forced))
             snprintf(env_error, sizeof env_error, "OMK_ISA=%s names a build that ULPB_DISABLE_ISA=%s disables",
                      forced_isa, getenv("ULPB_DISABLE_ISA"));

@@ -216,6 +216,13 @@ MUTANTS = [
     ("the shared objects ULPB_LIBRARIES' libraries bring in, identified in load order: the order of the items changes it",
      "accuracy/registry.c", "    qsort(deps, (size_t)count, sizeof *deps, dependency_order);",
      "    (void)dependency_order;"),
+    ("the JSON's max_ulp and mean_ulp printed by cJSON (15 digits: 0.5 + 2^-53 reads 0.5)",
+     "accuracy/result_io.c", "    cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));\n}\n\nvoid ulpb_json_add_hex_double",
+     "    cJSON_AddItemToObject(o, key, cJSON_CreateNumber(v));\n}\n\nvoid ulpb_json_add_hex_double"),
+    ("targets reads runs of different ULPB_LIBRARIES together",
+     "bench/targets.c", "        if ((ids_a || ids_b) && (!ids_a", "        if (0 && (ids_a || ids_b) && (!ids_a"),
+    ("a replaced output takes the umask's permissions instead of its own",
+     "cli/outfile.c", "        keep_owner_and_mode(fd, wheres[i]);", "        (void)keep_owner_and_mode;"),
 ]
 
 

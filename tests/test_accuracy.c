@@ -355,6 +355,38 @@ static void ulp_column_rounds_up(void **state) {
     }
 }
 
+/* The JSON's max_ulp and mean_ulp read back as the very doubles measured: 0.5 + 2^-53, a misrounded result's error,
+ * must not print as 0.5, the bound a CI script compares it with. */
+static void json_errors_read_back_exactly(void **state) {
+    (void)state;
+    static const double values[] = {0x1.0000000000001p-1,
+                                    0.49999917027009605,
+                                    0x1.fffffffffffffp-2,
+                                    0.1,
+                                    1.0 / 3.0,
+                                    0x1p-1074,
+                                    REF_ULP_ERROR_MAX,
+                                    0.0};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        ulpb_stats s = {0};
+        s.inputs = 1;
+        s.max_ulp = values[i];
+        s.ulp_sum = values[i];
+        s.ulp_count = 1;
+        cJSON *o = ulpb_stats_json(&s, &ulpb_dtypes[ULPB_DTYPE_f32]);
+        char *text = cJSON_PrintUnformatted(o);
+        cJSON *back = cJSON_Parse(text);
+        double max_ulp = NAN, mean_ulp = NAN;
+        char err[200];
+        assert_int_equal(ulpb_json_get_number(back, "max_ulp", &max_ulp, err, sizeof err), 0);
+        assert_int_equal(ulpb_json_get_number(back, "mean_ulp", &mean_ulp, err, sizeof err), 0);
+        if (max_ulp != values[i] || mean_ulp != ulpb_mean_ulp(&s))
+            fail_msg("%a written as %s, read back as %a and %a", values[i], text, max_ulp, mean_ulp);
+        free(text);
+        cJSON_Delete(o), cJSON_Delete(back);
+    }
+}
+
 /* The report's gate on made-up rows: special-value mismatches fail any row; a correctly rounded kernel is held to 0
  * misrounded unless --max-misrounded names its dtype, a peer with the same counts is not; max ULP per dtype. */
 static void gate_checks_each_threshold(void **state) {
@@ -413,6 +445,7 @@ int main(void) {
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
         cmocka_unit_test(ulp_column_rounds_up),
+        cmocka_unit_test(json_errors_read_back_exactly),
         cmocka_unit_test(stats_saturate_at_the_error_maximum),
         cmocka_unit_test(worst_result_must_agree_with_the_counts),
         cmocka_unit_test(gate_checks_each_threshold),

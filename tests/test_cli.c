@@ -1687,6 +1687,24 @@ static void results_name_the_omk_build(void **state) {
     md = slurp(path("i.md"));
     assert_non_null(strstr(md, "(scalar build, 16-bit types: table)"));
     free(md);
+    /* a name that is no build, or a build this CPU cannot run, is refused, naming the best one it runs */
+    static const char *const unrunnable[] = {"bogus", "avx512", "avx2"};
+    omk_isa best = OMK_ISA_SCALAR;
+    for (int i = 0; i < OMK_ISA_COUNT; i++)
+        if (omk_isa_supported((omk_isa)i)) best = (omk_isa)i;
+    for (size_t k = 0; k < sizeof unrunnable / sizeof *unrunnable; k++) {
+        if ((k == 1 && omk_isa_supported(OMK_ISA_AVX512)) || (k == 2 && omk_isa_supported(OMK_ISA_AVX2))) continue;
+        setenv("OMK_ISA", unrunnable[k], 1);
+        assert_int_equal(run("list"), 2);
+        char want[160], *err = slurp(path("err.txt"));
+        snprintf(want, sizeof want,
+                 "OMK_ISA=%s is no omk build this CPU runs (omk's builds: scalar, avx2, avx512; "
+                 "this CPU runs up to %s)",
+                 unrunnable[k], omk_isa_name(best));
+        if (!one_line_with(err, want)) fail_msg("OMK_ISA=%s: stderr '%s'", unrunnable[k], err);
+        free(err);
+        unsetenv("OMK_ISA");
+    }
 }
 
 /* ULPB_DISABLE_ISA stands in for an older CPU: every command skips what it cannot run. */
@@ -2143,6 +2161,15 @@ static void targets_gate_on_saved_runs(void **state) {
     cJSON_DeleteItemFromArray(isas, cJSON_GetArraySize(isas) - 1);
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "date", cJSON_CreateString("a third date"));
     save_json(doc, "t9.json");
+    /* runs with ULPB_LIBRARIES: another library under the same name, or none */
+    static const char *const identities[][2] = {{"t10.json", "mine 1000 0x1"}, {"t11.json", "mine 1000 0x2"}};
+    for (size_t k = 0; k < 2; k++) {
+        doc = load_json("t.json");
+        cJSON *context = cJSON_GetObjectItem(doc, "context");
+        cJSON_ReplaceItemInObject(context, "date", cJSON_CreateString(identities[k][0]));
+        cJSON_AddStringToObject(context, "libraries_identity", identities[k][1]);
+        save_json(doc, identities[k][0]);
+    }
     /* two runs appended to one file (--json /dev/stdout >> runs.json twice), and a file cut short */
     char *first = slurp(path("t.json")), *second = slurp(path("t4.json"));
     FILE *f = fopen(path("t5.json"), "w");
@@ -2167,6 +2194,8 @@ static void targets_gate_on_saved_runs(void **state) {
         {"targets --quiet-only $D/t8.json",
          "t8.json: the row 'asin/f64/memcpy/4096/unit': its elements_per_ns is not a positive number"},
         {"targets $D/t.json $D/t9.json", "different environments (isa_available differs)"},
+        {"targets $D/t.json $D/t10.json", "different environments (libraries_identity: 'none loaded', 'mine 1000"},
+        {"targets $D/t10.json $D/t11.json", "different environments (libraries_identity: 'mine 1000 0x1', 'mine"},
         {"targets --fast $D/t.json", "--fast"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
