@@ -604,11 +604,19 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             goto done;
         }
         for (int k = 0; k < (int)shard_count; k++) {
-            const cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results"), r);
-            if (!res || !same_string(res, id, "op") || !same_string(res, id, "dtype") ||
-                !same_string(res, id, "impl")) {
-                snprintf(err, len, "%s and %s have different ops, dtypes or implementations", names[0],
-                         names[order[k]]);
+            /* by op, dtype and implementation: shards run with --impl a,b and --impl b,a hold the same results */
+            const cJSON *res = NULL, *candidate;
+            cJSON_ArrayForEach(candidate, cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results")) {
+                if (same_string(candidate, id, "op") && same_string(candidate, id, "dtype") &&
+                    same_string(candidate, id, "impl")) {
+                    res = candidate;
+                    break;
+                }
+            }
+            if (!res) {
+                snprintf(err, len,
+                         "%s has no result for %s %s %s, which %s holds (different ops, dtypes or implementations)",
+                         names[order[k]], impl, ulpb_ops[op].name, dt->name, names[0]);
                 goto done;
             }
             const char *mode = ulpb_json_get_string(res, "mode");
@@ -641,7 +649,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                     goto done;
                 }
                 if (ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, why,
-                                         sizeof why)) {
+                                         sizeof why) ||
+                    ulpb_stats_check_inputs(&part, dt, why, sizeof why)) {
                     snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], r, s, why);
                     goto done;
                 }

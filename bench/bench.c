@@ -556,8 +556,8 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 cJSON_AddStringToObject(b, "time_unit", "ns");
                 cJSON_AddNumberToObject(b, "items_per_second", 1e9 / r->ns_per_element);
                 cJSON_AddNumberToObject(b, "size", (double)r->size);
-                cJSON_AddNumberToObject(b, "input_low", r->inputs->lo);
-                cJSON_AddNumberToObject(b, "input_high", r->inputs->hi);
+                ulpb_json_add_exact(b, "input_low", r->inputs->lo);
+                ulpb_json_add_exact(b, "input_high", r->inputs->hi);
                 cJSON_AddNumberToObject(b, "elements_per_round", (double)r->elements_per_round);
                 cJSON_AddNumberToObject(b, "ns_per_element", r->ns_per_element);
                 cJSON_AddNumberToObject(b, "elements_per_ns", 1.0 / r->ns_per_element);

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -354,6 +355,28 @@ static void sampled_shards_merge(void **state) {
     assert_non_null(strstr(big, "\"seed\":\t9007199254740991"));
     free(big);
     expect_usage_error("merge $D/big0.json $D/big1.json", "different seed");
+    /* results are matched by op, dtype and implementation, not by their place: --impl omk,glibc and glibc,omk agree */
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl omk,glibc --samples 40 --shard 0/2 --quiet --json "
+                         "$D/o0.json"),
+                     0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl glibc,omk --samples 40 --shard 1/2 --quiet --json "
+                         "$D/o1.json"),
+                     0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl omk,glibc --samples 40 --quiet --json $D/o.json"), 0);
+    assert_int_equal(run("merge -o $D/om.json $D/o0.json $D/o1.json"), 0);
+    cJSON *one_run = load_json("o.json"), *reordered = load_json("om.json");
+    for (int r = 0; r < 2; r++) {
+        const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(one_run, "results"), r),
+                    *y = cJSON_GetArrayItem(cJSON_GetObjectItem(reordered, "results"), r);
+        assert_string_equal(string_of(x, "impl"), string_of(y, "impl"));
+        if (!cJSON_Compare(cJSON_GetObjectItem(x, "histogram"), cJSON_GetObjectItem(y, "histogram"), true) ||
+            !cJSON_Compare(cJSON_GetObjectItem(x, "max_ulp"), cJSON_GetObjectItem(y, "max_ulp"), true))
+            fail_msg("%s merged from reordered shards differs from the whole run", string_of(x, "impl"));
+    }
+    cJSON_Delete(one_run), cJSON_Delete(reordered);
+    assert_int_equal(
+        run("accuracy --op cos --dtype f64 --impl omk,glibc --samples 40 --shard 1/2 --quiet --json $D/o2.json"), 0);
+    expect_usage_error("merge $D/o0.json $D/o2.json", "o2.json has no result for omk cos f32, which");
     assert_int_equal(run("merge $D/s0.json $D/s1.json"), 2); /* shard 2 missing */
     assert_int_equal(run("merge $D/s0.json $D/s0.json $D/s1.json $D/s2.json"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f16 --shard 0/2"), 2);
@@ -549,8 +572,9 @@ static void sampled_shards_merge(void **state) {
     }
     /* shards each consistent in itself but not what their run gives: a sampler's count that is not the shard's slice
      * of it (the counts from shard 0), a result not labelled sampled, a worst input whose value is not the one its bits
-     * encode, a maximum outside the histogram's highest bin, a shard count beyond any run */
-    for (int edit = 0; edit < 6; edit++) {
+     * encode (in the result, or in a sampler alone), a maximum outside the histogram's highest bin, a shard count
+     * beyond any run */
+    for (int edit = 0; edit < 7; edit++) {
         cJSON *edited_doc = load_json("s2.json");
         cJSON *result = cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0);
         cJSON *st = cJSON_GetObjectItem(result, "state");
@@ -583,10 +607,26 @@ static void sampled_shards_merge(void **state) {
             }
             needle = edit == 2 ? "\"worst_input\" is not the f64 input that \"worst_bits\" names"
                                : "is not in the histogram's highest bin";
+        } else if (edit == 6) { /* in a sampler whose worst input is not the result's, which only it names */
+            cJSON *sampler;
+            int s = 0, chosen = -1;
+            cJSON_ArrayForEach(sampler, cJSON_GetObjectItem(result, "samplers")) {
+                cJSON *sampler_state = cJSON_GetObjectItem(sampler, "state");
+                const char *bits = cJSON_GetStringValue(cJSON_GetObjectItem(sampler_state, "worst_bits"));
+                if (chosen < 0 && bits && strcmp(bits, cJSON_GetStringValue(cJSON_GetObjectItem(st, "worst_bits")))) {
+                    cJSON_ReplaceItemInObject(sampler_state, "worst_input", cJSON_CreateString("inf"));
+                    chosen = s;
+                }
+                s++;
+            }
+            assert_true(chosen >= 0);
+            static char sampler_needle[96];
+            snprintf(sampler_needle, sizeof sampler_needle, "sampler %d: \"worst_input\" is not the f64 input", chosen);
+            needle = sampler_needle;
         } else if (edit == 4) {
             cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(edited_doc, "shard"), "count"), 1e9);
             needle = "shard count 1e+09 is not a whole number from 1 to 4096";
-        } else {
+        } else if (edit == 5) {
             cJSON_DeleteItemFromObject(edited_doc, "seed");
             needle = "s2bad.json has no \"seed\"";
         }
@@ -1054,6 +1094,25 @@ static void bench_custom_range(void **state) {
         free(md);
     }
     expect_usage_error("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range 0,1e-400", "--range");
+    /* a range outside asin's domain times its NaN results, and says so */
+    assert_int_equal(run("bench --op all --dtype f32 --impl omk --sizes 64 --rounds 1 --range 2,3 --quiet --markdown "
+                         "$D/r.md"),
+                     0);
+    md = slurp(path("r.md"));
+    char *err = slurp(path("err.txt"));
+    assert_non_null(strstr(md, "| 64 [2, 3] (outside asin's domain) |"));
+    assert_non_null(strstr(md, "| 64 [2, 3] |")); /* cos's column */
+    if (!one_line_with(err, "--range 2,3 holds no input of asin's domain [-1, 1]")) fail_msg("stderr '%s'", err);
+    free(md), free(err);
+    /* the JSON's bounds read back as the very doubles (15 digits would turn the largest binary64 into infinity) */
+    assert_int_equal(run("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range "
+                         "-1.7976931348623157e308,0.30000000000000004 --quiet --json $D/r.json"),
+                     0);
+    doc = load_json("r.json");
+    b = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "benchmarks"), 0);
+    if (number_of(b, "input_low") != -DBL_MAX || number_of(b, "input_high") != 0.30000000000000004)
+        fail_msg("bounds read back as %a, %a", number_of(b, "input_low"), number_of(b, "input_high"));
+    cJSON_Delete(doc);
 }
 
 static void bench_rejects_bad_options(void **state) {
@@ -1117,10 +1176,14 @@ static void environment_errors_and_help(void **state) {
         fail_msg("--json -h with OMK_HALF16=tabel: status %d, stderr '%s'", status, err);
     free(err);
     assert_false(exists(path("-h")));
-    assert_int_equal(run_program(prefix, ULPBENCH_BIN, "accuracy --quiet --help"), 0);
-    char *out = slurp(path("out.txt"));
-    assert_non_null(strstr(out, "usage: ulpbench accuracy"));
-    free(out);
+    char *out;
+    static const char *const helps[] = {"accuracy --quiet --help", "accuracy --quiet --hel", "eval --h"};
+    for (size_t k = 0; k < sizeof helps / sizeof *helps; k++) { /* abbreviated too, as every long option */
+        assert_int_equal(run_program(prefix, ULPBENCH_BIN, helps[k]), 0);
+        out = slurp(path("out.txt"));
+        assert_non_null(strstr(out, "usage: ulpbench "));
+        free(out);
+    }
     /* --version names ulpbench's version and the build of omk it runs, as OMK_ISA chose it */
     assert_int_equal(run_program("OMK_ISA=scalar ", ULPBENCH_BIN, "--version"), 0);
     out = slurp(path("out.txt"));
