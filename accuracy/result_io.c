@@ -163,7 +163,7 @@ void ulpb_json_add_exact(cJSON *o, const char *key, double v) {
         return;
     }
     char text[32];
-    for (int digits = 15; digits <= 17; digits++) {
+    for (int digits = 1; digits <= 17; digits++) {
         snprintf(text, sizeof text, "%.*g", digits, v);
         if (strtod(text, NULL) == v) break; /* 17 digits always read back */
     }
@@ -187,9 +187,7 @@ const char *ulpb_json_get_string(const cJSON *o, const char *key) {
     return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
-/* A number item's value, also of the raw items ulpb_json_add_count makes (a document built in memory, not yet
- * printed and parsed); 0 when item is neither. */
-static int json_number(const cJSON *item, double *v) {
+int ulpb_json_number(const cJSON *item, double *v) {
     if (cJSON_IsNumber(item)) {
         *v = item->valuedouble;
         return 1;
@@ -201,7 +199,7 @@ static int json_number(const cJSON *item, double *v) {
 }
 
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
-    if (!json_number(cJSON_GetObjectItemCaseSensitive(o, key), v)) {
+    if (!ulpb_json_number(cJSON_GetObjectItemCaseSensitive(o, key), v)) {
         snprintf(err, len, "missing or non-numeric \"%s\"", key);
         return -1;
     }
@@ -474,8 +472,8 @@ static int same_string(const cJSON *a, const cJSON *b, const char *key) {
 
 static int same_number(const cJSON *a, const cJSON *b, const char *key) {
     double x, y;
-    return json_number(cJSON_GetObjectItemCaseSensitive(a, key), &x) &&
-           json_number(cJSON_GetObjectItemCaseSensitive(b, key), &y) && x == y;
+    return ulpb_json_number(cJSON_GetObjectItemCaseSensitive(a, key), &x) &&
+           ulpb_json_number(cJSON_GetObjectItemCaseSensitive(b, key), &y) && x == y;
 }
 
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
@@ -489,12 +487,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         const cJSON *env0 = cJSON_GetObjectItemCaseSensitive(docs[0], "environment");
         /* what a sampled --shard result records, then the same in every shard */
         double number;
-        const char *missing = !ulpb_json_get_string(d, "schema")                                   ? "\"schema\""
-                              : !ulpb_json_get_string(env, "ulpbench")                             ? "ulpbench version"
-                              : !json_number(cJSON_GetObjectItemCaseSensitive(d, "seed"), &number) ? "\"seed\""
-                              : !json_number(cJSON_GetObjectItemCaseSensitive(d, "samples"), &number) ? "\"samples\""
-                              : !ulpb_json_get_string(d, "reference")                                 ? "\"reference\""
-                                                                                                      : NULL;
+        const char *missing = !ulpb_json_get_string(d, "schema")       ? "\"schema\""
+                              : !ulpb_json_get_string(env, "ulpbench") ? "ulpbench version"
+                              : !ulpb_json_number(cJSON_GetObjectItemCaseSensitive(d, "seed"), &number) ? "\"seed\""
+                              : !ulpb_json_number(cJSON_GetObjectItemCaseSensitive(d, "samples"), &number)
+                                  ? "\"samples\""
+                              : !ulpb_json_get_string(d, "reference") ? "\"reference\""
+                                                                      : NULL;
         if (missing) {
             snprintf(err, len, "%s has no %s: not the JSON of a sampled run with --shard", names[i], missing);
             return NULL;
@@ -606,12 +605,14 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         for (int k = 0; k < (int)shard_count; k++) {
             /* by op, dtype and implementation: shards run with --impl a,b and --impl b,a hold the same results */
             const cJSON *res = NULL, *candidate;
+            int at = 0; /* its place in that file, which the messages below name */
             cJSON_ArrayForEach(candidate, cJSON_GetObjectItemCaseSensitive(docs[order[k]], "results")) {
                 if (same_string(candidate, id, "op") && same_string(candidate, id, "dtype") &&
                     same_string(candidate, id, "impl")) {
                     res = candidate;
                     break;
                 }
+                at++;
             }
             if (!res) {
                 snprintf(err, len,
@@ -621,14 +622,14 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             }
             const char *mode = ulpb_json_get_string(res, "mode");
             if (!mode || strcmp(mode, "sampled") != 0) {
-                snprintf(err, len, "%s: result %d: \"mode\" is not \"sampled\"", names[order[k]], r);
+                snprintf(err, len, "%s: result %d: \"mode\" is not \"sampled\"", names[order[k]], at);
                 goto done;
             }
             ulpb_stats part, samplers_sum;
             memset(&samplers_sum, 0, sizeof samplers_sum);
             char why[256];
             if (ulpb_stats_from_json(res, cJSON_GetObjectItemCaseSensitive(res, "state"), &part, why, sizeof why)) {
-                snprintf(err, len, "%s: result %d: %s", names[order[k]], r, why);
+                snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
                 goto done;
             }
             ulpb_stats_merge(&results[r].total, &part);
@@ -651,7 +652,7 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 if (ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, why,
                                          sizeof why) ||
                     ulpb_stats_check_inputs(&part, dt, why, sizeof why)) {
-                    snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], r, s, why);
+                    snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], at, s, why);
                     goto done;
                 }
                 ulpb_stats_merge(&results[r].per_sampler[s], &part);
@@ -667,14 +668,15 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             for (int b = 0; b < ULPB_HIST_BINS; b++)
                 agree = agree && samplers_sum.histogram[b] == shard_total.histogram[b];
             if (!agree) {
-                snprintf(err, len, "%s: result %d: its counters are not the sums of its samplers'", names[order[k]], r);
+                snprintf(err, len, "%s: result %d: its counters are not the sums of its samplers'", names[order[k]],
+                         at);
                 goto done;
             }
             /* each sampler counts exactly this shard's slice of its indices, and names inputs of the dtype */
             const int planned = ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, k,
                                                   (int)shard_count, plan_sampler, plan_first, plan_inputs);
             if (planned != results[r].sampler_count) {
-                snprintf(err, len, "%s: result %d has %d samplers, where %s %s runs %d", names[order[k]], r,
+                snprintf(err, len, "%s: result %d has %d samplers, where %s %s runs %d", names[order[k]], at,
                          results[r].sampler_count, ulpb_ops[op].name, dt->name, planned);
                 goto done;
             }
@@ -682,9 +684,9 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 const cJSON *sampler = cJSON_GetArrayItem(samplers, s);
                 const char *name = ulpb_json_get_string(sampler, "name");
                 double inputs = -1;
-                json_number(cJSON_GetObjectItemCaseSensitive(sampler, "inputs"), &inputs);
+                ulpb_json_number(cJSON_GetObjectItemCaseSensitive(sampler, "inputs"), &inputs);
                 if (!name || strcmp(name, ulpb_sampler_name(plan_sampler[s])) != 0) {
-                    snprintf(err, len, "%s: result %d: sampler %d is '%s', where %s %s runs '%s'", names[order[k]], r,
+                    snprintf(err, len, "%s: result %d: sampler %d is '%s', where %s %s runs '%s'", names[order[k]], at,
                              s, name ? name : "", ulpb_ops[op].name, dt->name, ulpb_sampler_name(plan_sampler[s]));
                     goto done;
                 }
@@ -692,13 +694,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                     snprintf(err, len,
                              "%s: result %d: sampler '%s' counts %.17g inputs, where shard %d/%g of %llu samples has "
                              "%llu",
-                             names[order[k]], r, name, inputs, k, shard_count, (unsigned long long)samples_count,
+                             names[order[k]], at, name, inputs, k, shard_count, (unsigned long long)samples_count,
                              (unsigned long long)plan_inputs[s]);
                     goto done;
                 }
             }
             if (ulpb_stats_check_inputs(&shard_total, dt, why, sizeof why)) {
-                snprintf(err, len, "%s: result %d: %s", names[order[k]], r, why);
+                snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
                 goto done;
             }
         }

@@ -560,12 +560,13 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 ulpb_json_add_exact(b, "input_high", r->inputs->hi);
                 cJSON_AddNumberToObject(b, "elements_per_round", (double)r->elements_per_round);
                 cJSON_AddNumberToObject(b, "ns_per_element", r->ns_per_element);
-                cJSON_AddNumberToObject(b, "elements_per_ns", 1.0 / r->ns_per_element);
+                /* exact, as targets compares them with its factors */
+                ulpb_json_add_exact(b, "elements_per_ns", 1.0 / r->ns_per_element);
                 cJSON_AddNumberToObject(b, "spread", r->spread);
                 for (int m = 0; m < r->group_count; m++) {
                     char key[96];
                     snprintf(key, sizeof key, "ratio_to_%s", results[r->group_first + m].entry->impl);
-                    cJSON_AddNumberToObject(b, key, r->ratio[m]);
+                    ulpb_json_add_exact(b, key, r->ratio[m]);
                 }
                 cJSON_AddStringToObject(b, "label", e->description);
                 cJSON_AddItemToArray(benchmarks, b);

@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "registry.h"
+#include "result_io.h"
 
 /* The benchmark results of a document and their context: bench's own, or report.json's "throughput". */
 static const cJSON *results_of(const cJSON *doc, const cJSON **context) {
@@ -37,8 +38,10 @@ static const char *repeated_run_name(const cJSON *benchmarks) {
     return NULL;
 }
 
+/* A finite number above 0, also as the exact text of a report's document not yet printed (ulpb_json_add_exact). */
 static bool positive_number(const cJSON *item) {
-    return cJSON_IsNumber(item) && item->valuedouble > 0 && isfinite(item->valuedouble);
+    double v;
+    return ulpb_json_number(item, &v) && v > 0 && isfinite(v);
 }
 
 /* Whether a file's rows are some that ulpbench bench could have written, else why not (in why): no more rows than one
@@ -76,8 +79,9 @@ static bool rows_refused(const cJSON *benchmarks, char *why, size_t why_len) {
 
 /* elements_per_ns of the row run_name; NAN when there is none. */
 static double speed_of(const cJSON *benchmarks, const char *run_name) {
-    const cJSON *speed = cJSON_GetObjectItem(find_row(benchmarks, run_name), "elements_per_ns");
-    return cJSON_IsNumber(speed) ? speed->valuedouble : NAN;
+    double speed;
+    return ulpb_json_number(cJSON_GetObjectItem(find_row(benchmarks, run_name), "elements_per_ns"), &speed) ? speed
+                                                                                                            : NAN;
 }
 
 static const char *context_string(const cJSON *context, const char *key) {
@@ -113,11 +117,11 @@ static int ratio_to(const cJSON *row, const char *peer, size_t peer_len, double 
     snprintf(key, sizeof key, "ratio_to_%.*s", (int)peer_len, peer);
     const cJSON *item = cJSON_GetObjectItem(row, key);
     if (!item) return 0;
-    if (!cJSON_IsNumber(item) || !(item->valuedouble > 0) || !isfinite(item->valuedouble)) {
+    if (!positive_number(item)) {
         snprintf(err, err_len, "%s: %s is not a positive number", where, key);
         return -1;
     }
-    *ratio = item->valuedouble;
+    ulpb_json_number(item, ratio);
     return 1;
 }
 

@@ -1639,15 +1639,15 @@ static int cmd_bench(int argc, char **argv) {
         snprintf(range_label, sizeof range_label, "[%.*s, %s]", (int)(comma - range_text), range_text, comma + 1);
         /* allowed, for timing asin's NaN path (bench/TUNING.md does), but said: its rows are no asin throughput */
         static char outside_label[RANGE_TEXT_MAX + 48];
-        const bool outside_asin = range_lo > 1 || range_hi < -1;
+        const bool outside_asin = range_lo >= 1 || range_hi <= -1; /* [1, 2] holds one input of it, 1 */
         snprintf(outside_label, sizeof outside_label, "%s (outside asin's domain)", range_label);
         for (int op = 0; op < ULPB_OP_COUNT; op++)
             if (spec.op_mask & (1u << op)) {
                 const bool outside = op == ULPB_OP_asin && outside_asin;
                 if (outside)
                     fprintf(stderr,
-                            "ulpbench bench: note: --range %s holds no input of asin's domain [-1, 1]; asin's rows "
-                            "time its NaN results\n",
+                            "ulpbench bench: note: --range %s holds no input inside asin's domain (-1, 1); asin's "
+                            "rows time its NaN results\n",
                             range_text);
                 range_sets[spec.input_set_count++] = (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi,
                                                                       outside ? outside_label : range_label};
@@ -1693,7 +1693,7 @@ static int report_into_dir(accuracy_options *o) {
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
         cJSON *t = cJSON_AddObjectToObject(thresholds, ulpb_dtypes[d].name);
         if (o->gate.max_misrounded[d] >= 0)
-            cJSON_AddNumberToObject(t, "max_misrounded", (double)o->gate.max_misrounded[d]);
+            ulpb_json_add_count(t, "max_misrounded", (uint64_t)o->gate.max_misrounded[d]);
         if (o->gate.max_ulp[d] >= 0) ulpb_json_add_exact(t, "max_ulp", o->gate.max_ulp[d]);
         cJSON_AddNumberToObject(t, "max_special_mismatches", 0);
     }
@@ -1974,6 +1974,11 @@ static int checked_exit_status(int status) {
     return status;
 }
 
+/* -h, or --help or a prefix of it ("--h", "--he", ...: no other long option starts with h), as getopt reads it. */
+static bool is_help_option(const char *word) {
+    return strcmp(word, "-h") == 0 || (strlen(word) > 2 && strncmp(word, "--help", strlen(word)) == 0);
+}
+
 int main(int argc, char **argv) {
     opterr = 0; /* our messages only: one line per error (see bad_option) */
     if (argc < 2) {
@@ -1981,7 +1986,7 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *sub = argv[1];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
+    if (is_help_option(sub) || strcmp(sub, "help") == 0) {
         usage(stdout);
         return checked_exit_status(0);
     }
@@ -1992,9 +1997,7 @@ int main(int argc, char **argv) {
      * command's help runs nothing, so it is shown even then (as for 'ulpbench --help'): with a word that reads as
      * help, the error waits for the command's options to be parsed (next_option), since "--json -h" names a file. */
     bool help = false;
-    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
-        help |= strcmp(argv[i], "-h") == 0 || /* "--h", "--he", ...: no other long option starts with h */
-                (strlen(argv[i]) > 2 && strncmp(argv[i], "--help", strlen(argv[i])) == 0);
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++) help |= is_help_option(argv[i]);
     char env_error[512] = "";
     if (ulpb_check_disable_isa(env_error, sizeof env_error) == 0) {
         /* libomk falls back to the best build when OMK_ISA names none it can run; a run meant for another path must

@@ -374,6 +374,13 @@ static void sampled_shards_merge(void **state) {
             fail_msg("%s merged from reordered shards differs from the whole run", string_of(x, "impl"));
     }
     cJSON_Delete(one_run), cJSON_Delete(reordered);
+    /* a message names the result's place in its own file: omk is result 1 of o1.json */
+    cJSON *edited = load_json("o1.json");
+    cJSON *omk_result = cJSON_GetArrayItem(cJSON_GetObjectItem(edited, "results"), 1);
+    assert_string_equal(string_of(omk_result, "impl"), "omk");
+    cJSON_ReplaceItemInObject(omk_result, "mode", cJSON_CreateString("exhaustive"));
+    save_json(edited, "o1x.json");
+    expect_usage_error("merge $D/o0.json $D/o1x.json", "o1x.json: result 1: \"mode\" is not \"sampled\"");
     assert_int_equal(
         run("accuracy --op cos --dtype f64 --impl omk,glibc --samples 40 --shard 1/2 --quiet --json $D/o2.json"), 0);
     expect_usage_error("merge $D/o0.json $D/o2.json", "o2.json has no result for omk cos f32, which");
@@ -705,13 +712,15 @@ static void report_gates(void **state) {
     assert_string_equal(cJSON_GetStringValue(cJSON_GetArrayItem(failed, 0)), "omk asin f64: max ULP 0.500 > 0.4988");
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(gate, "passed")));
     cJSON_Delete(doc);
-    /* --max-misrounded is applied as given, and a kernel it names is no longer held to 0 */
-    assert_int_equal(
-        run("report --op asin --dtype f64 --samples 300 --quiet --max-misrounded f64=5 --no-bench --output-dir $D"), 0);
+    /* --max-misrounded is applied as given (and written in full, as 2^53 - 1, not cJSON's 9.00719925474099e+15), and a
+     * kernel it names is no longer held to 0 */
+    assert_int_equal(run("report --op asin --dtype f64 --samples 300 --quiet --max-misrounded f64=9007199254740991 "
+                         "--no-bench --output-dir $D"),
+                     0);
     doc = load_json("report.json");
     gate = cJSON_GetObjectItem(doc, "gate");
     f64_limits = cJSON_GetObjectItem(cJSON_GetObjectItem(gate, "thresholds"), "f64");
-    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_misrounded")) == 5);
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_misrounded")) == 9007199254740991.0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(gate, "correctly_rounded")), 0);
     cJSON_Delete(doc);
     /* a selection without omk passes, but says that nothing was gated */
@@ -1095,15 +1104,21 @@ static void bench_custom_range(void **state) {
     }
     expect_usage_error("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range 0,1e-400", "--range");
     /* a range outside asin's domain times its NaN results, and says so */
-    assert_int_equal(run("bench --op all --dtype f32 --impl omk --sizes 64 --rounds 1 --range 2,3 --quiet --markdown "
+    assert_int_equal(run("bench --op all --dtype f32 --impl omk --sizes 64 --rounds 1 --range 1,3 --quiet --markdown "
                          "$D/r.md"),
                      0);
     md = slurp(path("r.md"));
     char *err = slurp(path("err.txt"));
-    assert_non_null(strstr(md, "| 64 [2, 3] (outside asin's domain) |"));
-    assert_non_null(strstr(md, "| 64 [2, 3] |")); /* cos's column */
-    if (!one_line_with(err, "--range 2,3 holds no input of asin's domain [-1, 1]")) fail_msg("stderr '%s'", err);
+    assert_non_null(strstr(md, "| 64 [1, 3] (outside asin's domain) |"));
+    assert_non_null(strstr(md, "| 64 [1, 3] |")); /* cos's column */
+    if (!one_line_with(err, "--range 1,3 holds no input inside asin's domain (-1, 1)")) fail_msg("stderr '%s'", err);
     free(md), free(err);
+    assert_int_equal(run("bench --op asin --dtype f32 --impl omk --sizes 64 --rounds 1 --range -2,-0.5 --quiet "
+                         "--markdown $D/r.md"),
+                     0);
+    md = slurp(path("r.md"));
+    assert_non_null(strstr(md, "| 64 [-2, -0.5] |"));
+    free(md);
     /* the JSON's bounds read back as the very doubles (15 digits would turn the largest binary64 into infinity) */
     assert_int_equal(run("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range "
                          "-1.7976931348623157e308,0.30000000000000004 --quiet --json $D/r.json"),
@@ -1177,7 +1192,7 @@ static void environment_errors_and_help(void **state) {
     free(err);
     assert_false(exists(path("-h")));
     char *out;
-    static const char *const helps[] = {"accuracy --quiet --help", "accuracy --quiet --hel", "eval --h"};
+    static const char *const helps[] = {"accuracy --quiet --help", "accuracy --quiet --hel", "eval --h", "--he"};
     for (size_t k = 0; k < sizeof helps / sizeof *helps; k++) { /* abbreviated too, as every long option */
         assert_int_equal(run_program(prefix, ULPBENCH_BIN, helps[k]), 0);
         out = slurp(path("out.txt"));
