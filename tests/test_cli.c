@@ -1516,6 +1516,25 @@ static void outputs_another_user_cannot_replace_are_refused(void **state) {
         assert_no_temp_files_in(open_dir);
         assert_no_temp_files_in(sticky);
     }
+    /* a file shared with a group the user is in: replaced by the user, it stays the group's, with its permissions */
+    if (as_root) {
+        char shared[700];
+        snprintf(shared, sizeof shared, "%s/shared.json", open_dir);
+        f = fopen(shared, "w");
+        assert_non_null(f);
+        fputs("keep\n", f);
+        fclose(f);
+        assert_int_equal(chown(shared, 0, 65533), 0);
+        assert_int_equal(chmod(shared, 0664), 0);
+        char args[800];
+        snprintf(args, sizeof args, "accuracy --op cos --dtype f16 --impl omk --quiet --json '%s'", shared);
+        assert_int_equal(run_program("/usr/bin/setpriv --reuid=65534 --regid=65534 --groups=65533 ", bin, args), 0);
+        struct stat st;
+        assert_int_equal(stat(shared, &st), 0);
+        if (st.st_gid != 65533 || (st.st_mode & 07777) != 0664 || st.st_uid != 65534)
+            fail_msg("the group's file replaced by a member: %u:%u mode %04o (wanted 65534:65533 0664)",
+                     (unsigned)st.st_uid, (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777));
+    }
 }
 
 /* An output that fails when the results are written (a full disk) is exit status 2 with nothing on stdout, whose copy
