@@ -68,6 +68,13 @@ static char *slurp(const char *p) {
     return s;
 }
 
+/* The file `name` of $D holds needle. */
+static void expect_text_in(const char *name, const char *needle) {
+    char *text = slurp(path(name));
+    if (!text || !strstr(text, needle)) fail_msg("%s does not hold '%s'", name, needle);
+    free(text);
+}
+
 static int exists(const char *p) {
     struct stat st;
     return stat(p, &st) == 0;
@@ -1116,9 +1123,7 @@ static void bench_custom_range(void **state) {
     assert_int_equal(run("bench --op asin --dtype f32 --impl omk --sizes 64 --rounds 1 --range -2,-0.5 --quiet "
                          "--markdown $D/r.md"),
                      0);
-    md = slurp(path("r.md"));
-    assert_non_null(strstr(md, "| 64 [-2, -0.5] |"));
-    free(md);
+    expect_text_in("r.md", "| 64 [-2, -0.5] |");
     /* the JSON's bounds read back as the very doubles (15 digits would turn the largest binary64 into infinity) */
     assert_int_equal(run("bench --op cos --dtype f64 --impl omk --sizes 64 --rounds 1 --range "
                          "-1.7976931348623157e308,0.30000000000000004 --quiet --json $D/r.json"),
@@ -2048,9 +2053,7 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     assert_int_equal(run("report --op cos --dtype f32 --impl demo,omk --samples 3000 --no-bench --quiet "
                          "--max-misrounded f32=3000 --max-ulp f32=1 --output-dir $D/lib_demo2"),
                      0);
-    md = slurp(path("lib_demo2/report.md"));
-    assert_non_null(strstr(md, "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES:"));
-    free(md);
+    expect_text_in("lib_demo2/report.md", "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES:");
 
     /* shards of a library's rows merge only where the same library is loaded */
     assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 0/2 --quiet --json "
