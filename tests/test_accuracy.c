@@ -19,6 +19,7 @@
 #include "test_bits.h"
 #include "registry.h"
 #include "result_io.h"
+#include "samplers.h"
 
 enum { TEST_SEED = 20261130 };
 
@@ -183,6 +184,32 @@ static void samplers_are_reproducible(void **state) {
         smallest_binade += (b & 0x7fffffffu) == 1;
     }
     assert_true(even_j > 4000); /* j = 1 takes 1 in 23 samples; the rest split about evenly */
+    /* the specials are each format's edge values, in both signs */
+    static const uint32_t f32_edges[] = {0x00000000, 0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff,
+                                         0x7f800000, 0x7fc00000, 0x7f800001, 0x3f800000, 0x3f7fffff,
+                                         0x3f800001, 0x3f000000, 0x3effffff, 0x40000000};
+    const int specials = ulpb_sampler_find("specials");
+    const uint64_t special_count = sampler_special_count(ULPB_DTYPE_f32);
+    assert_int_equal(special_count, 2 * (sizeof f32_edges / sizeof *f32_edges) + 2); /* and a NaN with a payload */
+    for (size_t e = 0; e < sizeof f32_edges / sizeof *f32_edges; e++)
+        for (uint32_t sign = 0; sign < 2; sign++) {
+            const uint64_t want = f32_edges[e] | sign << 31;
+            bool found = false;
+            for (uint64_t i = 0; i < special_count; i++)
+                found |= ulpb_sampler_input(specials, ULPB_OP_cos, ULPB_DTYPE_f32, 1, i) == want;
+            if (!found) fail_msg("specials lack 0x%08llx", (unsigned long long)want);
+        }
+    /* cos_large reaches the top binade of each format (about 1 draw in 20 for binary32, 1 in 1000 for binary64) */
+    for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
+        const bool f32 = ulpb_dtypes[d].bytes == 4;
+        int top = 0;
+        for (uint64_t i = 0; i < 20000; i++) {
+            const uint64_t bits =
+                ulpb_sampler_input(ulpb_sampler_find("cos_large"), ULPB_OP_cos, (ulpb_dtype_id)d, 1, i);
+            top += f32 ? ((bits >> 23) & 0xff) == 0xfe : ((bits >> 52) & 0x7ff) == 0x7fe;
+        }
+        if (top == 0) fail_msg("cos_large %s never drew its top binade in 20000 draws", ulpb_dtypes[d].name);
+    }
     /* log-uniform down to the smallest subnormal: 23 of the 148 binades below 1/2 are subnormal (1,554 of 10,000
      * expected), and the lowest, 2^-149 alone, takes 1 in 148 (68) */
     assert_in_range(subnormal, 1300, 1800);
@@ -230,6 +257,24 @@ static void stats_ties_and_signalling_nans(void **state) {
     cJSON_Delete(counters);
 }
 
+/* Merging adds every histogram bin, the ">4" one too, and keeps the smaller bit pattern of two equal worst errors in
+ * either order. */
+static void stats_merge_in_either_order(void **state) {
+    (void)state;
+    const ref_value v = {.rounded = 0.75, .exact_hi = 0.75, .ulp = 0x1p-24, .exact = 1};
+    ulpb_stats a = {0}, b = {0};
+    ulpb_stats_record(&a, 9, 0.1, &v, 0.75 + 8 * 0x1p-24, false); /* 8 ulps: ">4" */
+    ulpb_stats_record(&b, 4, 0.2, &v, 0.75 - 8 * 0x1p-24, false);
+    ulpb_stats ab = {0}, ba = {0};
+    ulpb_stats_merge(&ab, &a), ulpb_stats_merge(&ab, &b);
+    ulpb_stats_merge(&ba, &b), ulpb_stats_merge(&ba, &a);
+    for (const ulpb_stats *m = &ab; m; m = m == &ab ? &ba : NULL) {
+        assert_int_equal(m->histogram[ULPB_HIST_BINS - 1], 2);
+        assert_int_equal(m->worst_bits, 4);
+        assert_true(m->max_ulp == 8.0 && m->worst_input == 0.2);
+    }
+}
+
 /* Each result lands in the histogram bin of its error. A correctly rounded result next to a midpoint (binary32 here:
  * f(x) = 0.75 + 2^-25 - 2^-80) has an error that rounds to exactly 0.5 ulp in binary64 and still belongs in "<=0.5";
  * the misrounded one beside it goes to "<=1". */
@@ -238,12 +283,17 @@ static void histogram_bins_each_result_by_its_error(void **state) {
     const ref_value near_midpoint = {
         .rounded = 0.75, .exact_hi = 0.75 + 0x1p-25, .exact_lo = -0x1p-80, .ulp = 0x1p-24, .exact_lo_ulps = -0x1p-56};
     const ref_value exact_zero = {.ulp = 0x1p-149, .exact = 1};
+    const ref_value three_quarters = {.rounded = 0.75, .exact_hi = 0.75, .ulp = 0x1p-24, .exact = 1};
     const struct {
         const ref_value *ref;
         double y;
         int bin;
     } cases[] = {
         {&exact_zero, 0.0, 0},
+        /* errors of exactly 1, 2 and 4 ulps belong to "<=1", "<=2" and "<=4" */
+        {&exact_zero, 0x1p-149, 2},
+        {&three_quarters, 0.75 + 2 * 0x1p-24, 3},
+        {&three_quarters, 0.75 - 4 * 0x1p-24, 4},
         {&near_midpoint, 0.75, 1},
         {&near_midpoint, 0.75 + 0x1p-24, 2},
         {&near_midpoint, 0.75 + 2 * 0x1p-24, 3},
@@ -446,6 +496,7 @@ int main(void) {
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
+        cmocka_unit_test(stats_merge_in_either_order),
         cmocka_unit_test(ulp_column_rounds_up),
         cmocka_unit_test(json_errors_read_back_exactly),
         cmocka_unit_test(stats_saturate_at_the_error_maximum),

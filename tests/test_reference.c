@@ -67,6 +67,11 @@ static void reference_ulp_follows_binade_of_exact(void **state) {
     assert_true(v.rounded == 0x1p-140 && v.ulp == 0x1p-149);
     ref_eval(REF_ASIN, &F64, 0x1p-1074, &v);
     assert_true(v.rounded == 0x1p-1074 && v.ulp == 0x1p-1074);
+    /* a zero result (asin 0): the subnormal spacing too, so the smallest subnormal beside it is 1 ulp off */
+    ref_eval(REF_ASIN, &F32, 0.0, &v);
+    assert_true(v.rounded == 0.0 && v.ulp == 0x1p-149 && ref_ulp_error(&v, 0x1p-149) == 1.0);
+    ref_eval(REF_ASIN, &F16, 0.0, &v);
+    assert_true(v.rounded == 0.0 && v.ulp == 0x1p-24 && ref_ulp_error(&v, -0x1p-24) == 1.0);
 }
 
 /* Only x = 0 gives an exact value (cos 0 = 1, asin 0 = 0), for MPFR and the fast references alike: cos of a tiny x
@@ -183,6 +188,12 @@ static void compare_classes(void **state) {
     assert_int_equal(ref_compare(&neg_zero, 0.0), REF_SPECIAL_MISMATCH);
     assert_int_equal(ref_compare(&neg_zero, -0.0), REF_MATCH);
     assert_int_equal(ref_compare(&one, 1.0 - 0x1p-24), REF_MISROUNDED);
+    /* an infinity where a finite value is expected, or the other way round, is a special value, not a rounding */
+    assert_int_equal(ref_compare(&one, INFINITY), REF_SPECIAL_MISMATCH);
+    assert_int_equal(ref_compare(&one, -INFINITY), REF_SPECIAL_MISMATCH);
+    const ref_value inf_expected = {.rounded = INFINITY, .exact_hi = INFINITY, .ulp = INFINITY};
+    assert_int_equal(ref_compare(&inf_expected, DBL_MAX), REF_SPECIAL_MISMATCH);
+    assert_int_equal(ref_compare(&inf_expected, INFINITY), REF_MATCH);
 }
 
 static void decode_formats(void **state) {
