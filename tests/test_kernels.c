@@ -80,10 +80,14 @@ static void results_ignore_the_callers_fp_environment(void **state) {
     static const struct {
         unsigned int csr;
         const char *name;
-    } hostile[] = {{0x1f80 | 0x4000, "round upward"},    {0x1f80 | 0x8040, "FTZ and DAZ"},
-                   {0x1f80 | 0x2000, "round downward"},  {0x1f80 | 0x6000, "round toward zero"},
-                   {0x0000, "every exception unmasked"}, {0x1f80 | 0x003f, "every flag already raised"},
-                   {0x1f80 | 0x0040, "DAZ alone"},       {0x1f80 | 0x8000, "FTZ alone"},
+    } hostile[] = {{0x1f80 | 0x4000, "round upward"},
+                   {0x1f80 | 0x8040, "FTZ and DAZ"},
+                   {0x1f80 | 0x2000, "round downward"},
+                   {0x1f80 | 0x6000, "round toward zero"},
+                   {0x0000, "every exception unmasked"},
+                   {0x1f80 | 0x003f, "every flag already raised"},
+                   {0x1f80 | 0x0040, "DAZ alone"},
+                   {0x1f80 | 0x8000, "FTZ alone"},
                    {0x1f80 | 0x8020, "FTZ with the inexact flag raised"}};
     enum { N16 = 65536, N = 4099 };
     uint16_t *h_in = malloc(N16 * 2), *h_out = malloc(N16 * 2), *h_want = malloc(N16 * 2);
