@@ -4,7 +4,7 @@
  * On |r| <= pi/4 * 1.0001, with z = r^2 and binary64 coefficients (Sollya fpminimax):
  *   cos r ~ 1 - r^2/2 + r^4 C(z),  C(z) = K_COS_POLY[0] + K_COS_POLY[1] z + ...
  *   sin r ~ r + r^3 S(z),          S(z) = K_SIN_POLY[0] + K_SIN_POLY[1] z + ...
- * K_SIN_POLY_F32 (and K_SIN_POLY_H, binary32 coefficients): the same form for sin on |r| <= pi/2 * 1.0001. Errors are rigorous bounds (Sollya supnorm) on the relative
+ * K_SIN_POLY_F32: the same form for sin on |r| <= pi/2 * 1.0001 (K_SIN_POLY_H: binary32 coefficients, on pi/2 * 1.005). Errors are rigorous bounds (Sollya supnorm) on the relative
  * error |approx / f - 1| of the exactly evaluated right-hand side, before rounding in evaluation. */
 #ifndef OMK_COS_POLY_H
 #define OMK_COS_POLY_H

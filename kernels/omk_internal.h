@@ -4,6 +4,7 @@
 #define OMK_INTERNAL_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "omk_fma.h"
@@ -663,10 +664,6 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  * path leaves, filled from the binary64 kernel or, in the scalar build, by op##_<dtype>_direct from op##_f64_dd.
  * odd_sign: 0x8000 for odd ops, 0 for even. */
 #define OMK_DEFINE_KERNELS(op, odd_sign)                                                                               \
-    static double op##_f64_elem(double x) {                                                                            \
-        double tail;                                                                                                   \
-        return op##_f64_dd(x, &tail);                                                                                  \
-    }                                                                                                                  \
     OMK_RARE_PATH static float op##_f32_accurate(float x) {                                                            \
         double tail;                                                                                                   \
         const double y = op##_f64_dd((double)x, &tail);                                                                \
@@ -700,7 +697,11 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  * fills the table in the scalar build and its rare midpoint entries in the others (table16.c), and the array kernel. */
 #define OMK_DEFINE_KERNELS_16(op, dtype, DTYPE, mant_bits, exp_bias, odd_sign)                                         \
     void OMK_ISA_NAME(omk_##op##_##dtype##_direct)(const uint16_t *x, uint16_t *y, size_t n) {                         \
-        for (size_t i = 0; i < n; i++) y[i] = omk_double_to_##dtype(op##_f64_elem(omk_##dtype##_to_double(x[i])));     \
+        for (size_t i = 0; i < n; i++) {                                                                               \
+            double tail;                                                                                               \
+            const double hi = op##_f64_dd(omk_##dtype##_to_double(x[i]), &tail);                                       \
+            y[i] = omk_dd_to_##dtype(hi, tail);                                                                        \
+        }                                                                                                              \
     }                                                                                                                  \
     void OMK_ISA_NAME(omk_##op##_##dtype)(const uint16_t *x, uint16_t *y, size_t n) {                                  \
         if (!OMK_HALF_COMPUTE || !omk_half16_compute()) {                                                              \
@@ -826,9 +827,34 @@ static inline uint16_t omk_double_to_narrow(double x, int mant_bits, int exp_bit
     return sign | (uint16_t)out;
 }
 
+/* Whether y, which omk_double_to_narrow rounded to `rounded`, lies halfway between two values of the narrow format: the
+ * one case where rounding a binary64 result again can differ from rounding f(x). */
+static inline bool omk_narrow_midpoint(double y, uint16_t rounded, int mant_bits, int exp_bits) {
+    const double magnitude = fabs(y);
+    const uint16_t nearest = rounded & 0x7fff;
+    const double nearest_value = omk_narrow_to_double(nearest, mant_bits, exp_bits);
+    if (magnitude == nearest_value) return false;
+    const uint16_t beside = magnitude > nearest_value ? nearest + 1 : nearest - 1;
+    return magnitude == 0.5 * (nearest_value + omk_narrow_to_double(beside, mant_bits, exp_bits)); /* false for NaN */
+}
+
+/* hi + lo (|lo| at most half an ulp of hi, and f(x) on lo's side of hi) rounded once to the narrow format: where hi is
+ * a midpoint, lo says which side f(x) is on, so hi moves one binary64 ulp that way (no other midpoint is that close),
+ * as omk_round_dd_to_float does for binary32. */
+static inline uint16_t omk_dd_to_narrow(double hi, double lo, int mant_bits, int exp_bits) {
+    const uint16_t rounded = omk_double_to_narrow(hi, mant_bits, exp_bits);
+    if (lo == 0.0 || !omk_narrow_midpoint(hi, rounded, mant_bits, exp_bits)) return rounded;
+    const uint64_t toward_lo = ((lo > 0) == (hi > 0)) ? 1 : (uint64_t)-1;
+    return omk_double_to_narrow(omk_double_from_bits(omk_bits64(hi) + toward_lo), mant_bits, exp_bits);
+}
+
 static inline double omk_f16_to_double(uint16_t h) { return omk_narrow_to_double(h, 10, 5); }
 static inline double omk_bf16_to_double(uint16_t h) { return omk_narrow_to_double(h, 7, 8); }
 static inline uint16_t omk_double_to_f16(double x) { return omk_double_to_narrow(x, 10, 5); }
 static inline uint16_t omk_double_to_bf16(double x) { return omk_double_to_narrow(x, 7, 8); }
+static inline uint16_t omk_dd_to_f16(double hi, double lo) { return omk_dd_to_narrow(hi, lo, 10, 5); }
+static inline uint16_t omk_dd_to_bf16(double hi, double lo) { return omk_dd_to_narrow(hi, lo, 7, 8); }
+static inline bool omk_f16_midpoint(double y, uint16_t rounded) { return omk_narrow_midpoint(y, rounded, 10, 5); }
+static inline bool omk_bf16_midpoint(double y, uint16_t rounded) { return omk_narrow_midpoint(y, rounded, 7, 8); }
 
 #endif

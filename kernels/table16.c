@@ -6,8 +6,10 @@
  * is a 16-bit midpoint: each midpoint is a binary64 number, so f(x) and its binary64 rounding lie on the same side of
  * it, and f(x) is no midpoint (transcendental for x != 0, and 1 or 0 at 0). Such an entry, which no input has with the
  * present kernels (tests/test_kernels.c counts them), comes from the direct evaluation, op##_<dtype>_direct
- * (omk_internal.h), which fills every entry in the scalar build: there the binary64 kernel, with its rounding test,
- * was the slower one. Elsewhere a process's first 16-bit call takes 0.23-0.42 of the time it took (bench/TUNING.md). */
+ * (omk_internal.h): op##_f64_dd's double-double narrowed once by omk_dd_to_narrow, whose tail says on which side of
+ * the midpoint f(x) lies (right unless f(x) is closer to the midpoint than the double-double's error, about 2^-60
+ * relative). It fills every entry in the scalar build: there the binary64 kernel, with its rounding test, was the
+ * slower one. Elsewhere a process's first 16-bit call takes 0.23-0.42 of the time it took (bench/TUNING.md). */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -17,20 +19,6 @@
 #include "omk_dispatch.h"
 #include "omk_internal.h"
 #include "omk_table16.h"
-
-/* Whether rounding y (a binary64 result) to the 16-bit type, which gave `rounded`, can differ from rounding f(x): y is
- * a 16-bit midpoint. */
-#define OMK_DEFINE_MIDPOINT_TEST(dtype)                                                                                \
-    static bool dtype##_midpoint(double y, uint16_t rounded) {                                                         \
-        const double magnitude = fabs(y);                                                                              \
-        const uint16_t nearest = rounded & 0x7fff;                                                                     \
-        const double nearest_value = omk_##dtype##_to_double(nearest);                                                 \
-        if (magnitude == nearest_value) return false;                                                                  \
-        const uint16_t beside = magnitude > nearest_value ? nearest + 1 : nearest - 1;                                 \
-        return magnitude == 0.5 * (nearest_value + omk_##dtype##_to_double(beside)); /* false for NaN */               \
-    }
-OMK_DEFINE_MIDPOINT_TEST(f16)
-OMK_DEFINE_MIDPOINT_TEST(bf16)
 
 enum { FILL_CHUNK = 256 };
 
@@ -62,7 +50,7 @@ enum { FILL_CHUNK = 256 };
             for (uint32_t i = 0; i < FILL_CHUNK; i++) {                                                                \
                 uint16_t *entry = &op##_##dtype##_table[start + i];                                                    \
                 *entry = omk_double_to_##dtype(y[i]);                                                                  \
-                if (dtype##_midpoint(y[i], *entry)) {                                                                  \
+                if (omk_##dtype##_midpoint(y[i], *entry)) {                                                                  \
                     *entry = (uint16_t)(start + i);                                                                    \
                     omk_##op##_##dtype##_direct_scalar(entry, entry, 1);                                               \
                     op##_##dtype##_midpoints++;                                                                        \

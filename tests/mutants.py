@@ -256,6 +256,9 @@ MUTANTS = [
     ("a zero result's ulp twice the subnormal spacing",
      "reference/ref.c", "out->ulp = ldexp(1.0, 1 - bias - fmt->precision + 1);",
      "out->ulp = ldexp(1.0, 1 - bias - fmt->precision + 2);"),
+    ("a double-double on a 16-bit midpoint narrowed by its high part alone (the tail ignored)",
+     "kernels/omk_internal.h", "    if (lo == 0.0 || !omk_narrow_midpoint(hi, rounded, mant_bits, exp_bits)) return rounded;",
+     "    if (1) return rounded;"),
 ]
 
 

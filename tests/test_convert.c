@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "omk.h"
+#include "omk_internal.h"
 #include "ref.h"
 #include "test_bits.h"
 
@@ -95,6 +96,36 @@ static void narrowing_ties_overflow_subnormals(void **state) {
     assert_int_equal(omk_f32_to_bf16(f32_from_bits(0x7f800000)), 0x7f80);
 }
 
+/* A double-double narrowed once (the 16-bit tables' entries from op##_f64_dd, omk_internal.h): the tail decides a
+ * binary64 value on a midpoint, and only there; one binary64 ulp beside a midpoint stays on its side. */
+static void double_double_narrows_once(void **state) {
+    (void)state;
+    static const struct {
+        double hi, lo;
+        uint16_t f16, bf16;
+    } cases[] = {
+        {1 + 0x1p-11, 0x1p-70, 0x3c01, 0x3f80},     /* a binary16 midpoint, f(x) above it */
+        {1 + 0x1p-11, -0x1p-70, 0x3c00, 0x3f80},    /* below it */
+        {1 + 0x1p-11, 0.0, 0x3c00, 0x3f80},         /* exactly on it: ties to even */
+        {-(1 + 0x1p-11), -0x1p-70, 0xbc01, 0xbf80}, /* negative, beyond it */
+        {-(1 + 0x1p-11), 0x1p-70, 0xbc00, 0xbf80},
+        {1 + 0x1p-8, 0x1p-70, 0x3c04, 0x3f81}, /* a bfloat16 midpoint */
+        {1 + 0x1p-8, -0x1p-70, 0x3c04, 0x3f80},
+        {0x1p-25, 0x1p-90, 0x0001, 0x3300}, /* half the smallest binary16 subnormal */
+        {0x1p-25, -0x1p-90, 0x0000, 0x3300},
+        {0x1p-134, 0x1p-200, 0x0000, 0x0001}, /* half the smallest bfloat16 subnormal */
+        {0x1p-134, -0x1p-200, 0x0000, 0x0000},
+        {1 + 0x1p-11 - 0x1p-52, 0x1p-54, 0x3c00, 0x3f80},  /* one binary64 ulp below the midpoint: stays below */
+        {1 + 0x1p-11 + 0x1p-52, -0x1p-54, 0x3c01, 0x3f80}, /* and above it: stays above */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const uint16_t f16 = omk_dd_to_f16(cases[i].hi, cases[i].lo), bf16 = omk_dd_to_bf16(cases[i].hi, cases[i].lo);
+        if (f16 != cases[i].f16 || bf16 != cases[i].bf16)
+            fail_msg("%a + %a: binary16 0x%04x, bfloat16 0x%04x (wanted 0x%04x, 0x%04x)", cases[i].hi, cases[i].lo, f16,
+                     bf16, cases[i].f16, cases[i].bf16);
+    }
+}
+
 /* Every float with a spread of exponents and mantissas against MPFR's rounding. */
 static void narrowing_matches_mpfr(void **state) {
     (void)state;
@@ -115,6 +146,7 @@ int main(void) {
         cmocka_unit_test(every_f16_round_trips),
         cmocka_unit_test(every_bf16_round_trips),
         cmocka_unit_test(narrowing_ties_overflow_subnormals),
+        cmocka_unit_test(double_double_narrows_once),
         cmocka_unit_test(narrowing_matches_mpfr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
