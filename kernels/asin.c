@@ -41,8 +41,9 @@
  *   rounding test of guard 4 ulps. The lanes it rejects (2 of the 15,361 binary16 magnitudes up to 1, no bfloat16
  *   one), |x| > 1, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over |x|, filled
  *   from the correctly rounded binary64 result narrowed to 16 bits; the sign goes on after. Correctly rounded on all
- *   65,536 inputs either way, max 0.49993 ULP (f16) and 0.49943 (bf16) (max_ulp of ulpbench accuracy --op asin --dtype f16 --impl omk
- *   --json FILE, and --dtype bf16; ctest holds every ISA build and both methods to the scalar build on every input).
+ *   65,536 inputs either way, max 0.49993 ULP (f16) and 0.49943 (bf16) (max_ulp of ulpbench accuracy --op asin
+ *   --dtype f16 --impl omk --json FILE, and --dtype bf16; ctest holds every ISA build and both methods to the scalar
+ *   build on every input).
  * Special values: NaN -> quiet NaN, |x| > 1 -> NaN, +-0 -> +-0, +-1 -> +-pi/2 correctly rounded,
  *   subnormals exact.
  */
