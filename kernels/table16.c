@@ -50,7 +50,7 @@ enum { FILL_CHUNK = 256 };
             for (uint32_t i = 0; i < FILL_CHUNK; i++) {                                                                \
                 uint16_t *entry = &op##_##dtype##_table[start + i];                                                    \
                 *entry = omk_double_to_##dtype(y[i]);                                                                  \
-                if (omk_##dtype##_midpoint(y[i], *entry)) {                                                                  \
+                if (omk_##dtype##_midpoint(y[i], *entry)) {                                                            \
                     *entry = (uint16_t)(start + i);                                                                    \
                     omk_##op##_##dtype##_direct_scalar(entry, entry, 1);                                               \
                     op##_##dtype##_midpoints++;                                                                        \
