@@ -198,6 +198,14 @@ int ulpb_json_number(const cJSON *item, double *v) {
     return !*end;
 }
 
+bool ulpb_libraries_differ(const char **a, const char **b) {
+    if (!*a && !*b) return false;
+    const bool differ = !*a || !*b || strcmp(*a, *b) != 0;
+    *a = *a ? *a : "none loaded";
+    *b = *b ? *b : "none loaded";
+    return differ;
+}
+
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
     if (!ulpb_json_number(cJSON_GetObjectItemCaseSensitive(o, key), v)) {
         snprintf(err, len, "missing or non-numeric \"%s\"", key);

@@ -53,6 +53,8 @@ const char *ulpb_json_get_string(const cJSON *o, const char *key);
 /* A number item's value, also of the raw items ulpb_json_add_count and ulpb_json_add_exact make (a document built in
  * memory, not yet printed and parsed); 0 when item is neither. */
 int ulpb_json_number(const cJSON *item, double *v);
+/* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
+bool ulpb_libraries_differ(const char **a, const char **b);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 /* A count as the outputs record it: an integer in 0..2^53 (exact in binary64); -1 with err set otherwise. */

@@ -39,9 +39,8 @@ static const char *repeated_run_name(const cJSON *benchmarks) {
 }
 
 /* A finite number above 0, also as the exact text of a report's document not yet printed (ulpb_json_add_exact). */
-static bool positive_number(const cJSON *item) {
-    double v;
-    return ulpb_json_number(item, &v) && v > 0 && isfinite(v);
+static bool positive_number(const cJSON *item, double *value) {
+    return ulpb_json_number(item, value) && *value > 0 && isfinite(*value);
 }
 
 /* Whether a file's rows are some that ulpbench bench could have written, else why not (in why): no more rows than one
@@ -67,7 +66,8 @@ static bool rows_refused(const cJSON *benchmarks, char *why, size_t why_len) {
         cJSON_ArrayForEach(field, row) {
             const bool checked =
                 strcmp(field->string, "elements_per_ns") == 0 || strncmp(field->string, "ratio_to_", 9) == 0;
-            if (checked && !positive_number(field)) {
+            double value;
+            if (checked && !positive_number(field, &value)) {
                 snprintf(why, why_len, "the row '%.80s': its %.80s is not a positive number", run_name, field->string);
                 return true;
             }
@@ -117,11 +117,10 @@ static int ratio_to(const cJSON *row, const char *peer, size_t peer_len, double 
     snprintf(key, sizeof key, "ratio_to_%.*s", (int)peer_len, peer);
     const cJSON *item = cJSON_GetObjectItem(row, key);
     if (!item) return 0;
-    if (!positive_number(item)) {
+    if (!positive_number(item, ratio)) {
         snprintf(err, err_len, "%s: %s is not a positive number", where, key);
         return -1;
     }
-    ulpb_json_number(item, ratio);
     return 1;
 }
 
@@ -323,9 +322,9 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
          * from one library must not be read beside a row of "mine" from another */
         const char *ids_a = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[0], "libraries_identity")),
                    *ids_b = cJSON_GetStringValue(cJSON_GetObjectItem(contexts[i], "libraries_identity"));
-        if ((ids_a || ids_b) && (!ids_a || !ids_b || strcmp(ids_a, ids_b) != 0)) {
+        if (ulpb_libraries_differ(&ids_a, &ids_b)) {
             snprintf(err, err_len, "%s and %s were run in different environments (libraries_identity: '%s', '%s')",
-                     names[0], names[i], ids_a ? ids_a : "none loaded", ids_b ? ids_b : "none loaded");
+                     names[0], names[i], ids_a, ids_b);
             return -1;
         }
         /* the peers a run could measure (ULPB_DISABLE_ISA makes this CPU act as another) */

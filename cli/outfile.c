@@ -202,9 +202,8 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
 static void keep_owner_and_mode(int fd, const char *target) {
     struct stat st;
     if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) return;
-    if (fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, (uid_t)-1, st.st_gid) != 0) {
-        /* another owner or a group the process is not in: the file becomes the process's own */
-    }
+    /* not root: the group still, if the process is in it; else the file becomes the process's own */
+    if (fchown(fd, st.st_uid, st.st_gid) != 0) (void)!fchown(fd, (uid_t)-1, st.st_gid);
     (void)fchmod(fd, st.st_mode & 0777); /* not set-user-ID or set-group-ID bits, which a new owner must not get */
 }
 

@@ -772,15 +772,6 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     return doc;
 }
 
-/* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
-static bool libraries_differ(const char **a, const char **b) {
-    if (!*a && !*b) return false;
-    const bool differ = !*a || !*b || strcmp(*a, *b) != 0;
-    *a = *a ? *a : "none loaded";
-    *b = *b ? *b : "none loaded";
-    return differ;
-}
-
 /* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
  * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
  * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
@@ -793,7 +784,7 @@ static const char *environment_difference(const cJSON *env_a, const cJSON *env_b
         /* The libraries (ULPB_LIBRARIES) by name, size and digest: a copy of one file in another place (another runner
          * of a job array) is the same library. */
         if (strcmp(same_environment[k], "libraries_identity") == 0) {
-            if (libraries_differ(a, b)) return same_environment[k];
+            if (ulpb_libraries_differ(a, b)) return same_environment[k];
             continue;
         }
         if (!*a && !*b && strcmp(same_environment[k], "source") == 0) continue; /* both written before it was */
@@ -1110,7 +1101,7 @@ static int cmd_merge(int argc, char **argv) {
     if (status == 0) { /* the merge's command, which the result records, names the libraries the shards ran */
         const char *ran = cJSON_GetStringValue(cJSON_GetObjectItem(envs[0], "libraries_identity")),
                    *here = ulpb_libraries_identity();
-        if (libraries_differ(&ran, &here))
+        if (ulpb_libraries_differ(&ran, &here))
             status =
                 fail("merge", "the shards ran with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')",
                      ran, here);
