@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "omk.h"
+#include "result_io.h"
 
 const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT] = {
 #define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp)                                 \
@@ -274,6 +275,16 @@ static int check_library_file(library_item *item, char *err, size_t err_len) {
     return 0;
 }
 
+/* A path in the record (or a loader's name in the identity), quoted where it holds a character that could read as
+ * their own punctuation ("; " between items, ", " between dependencies, " (" or " " before the size) or as the
+ * shell's. */
+enum { RECORD_PATH_MAX = 4 * PATH_MAX + 4 };
+static const char *record_word(const char *path) {
+    static char quoted[RECORD_PATH_MAX];
+    *ulpb_append_quoted(quoted, path, "_./=:+@%^-") = 0;
+    return quoted;
+}
+
 /* Loads item (checked) into slot: its entries appended to entries[*count...], its record to record. 0, or -1 and a
  * message (the entries it appended stay for the caller to free). */
 static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
@@ -319,8 +330,8 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
     const size_t used = strlen(record);
     const int len =
         snprintf(record + used, record_len - used, "%s%s%s%s=%s (%llu bytes, FNV-1a 0x%016llx)", used ? "; " : "",
-                 item->name, item->prefix_given ? ":" : "", item->prefix_given ? item->prefix : "", item->resolved,
-                 item->bytes, (unsigned long long)item->digest);
+                 item->name, item->prefix_given ? ":" : "", item->prefix_given ? item->prefix : "",
+                 record_word(item->resolved), item->bytes, (unsigned long long)item->digest);
     if (len < 0 || (size_t)len >= record_len - used) { /* record_len holds four of the longest */
         snprintf(err, err_len, "ULPB_LIBRARIES: the record of '%s' does not fit", item->name);
         return -1;
@@ -456,7 +467,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         if (check_library_file(&items[k], err, err_len) != 0) return -1;
     const size_t builtin_count = ulpb_entry_count;
     ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
-    const size_t record_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (PATH_MAX + 128),
+    const size_t record_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (RECORD_PATH_MAX + 128),
                  identity_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (NAME_MAX + 128);
     char *record = calloc(record_len, 1), *identity = calloc(identity_len, 1);
     if (!entries || !record || !identity) {
@@ -483,7 +494,8 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     for (int k = 0; k < dep_count; k++) { /* the record fits four libraries and their dependencies' paths */
         const size_t used = strlen(record);
         snprintf(record + used, record_len - used, "%s%s (%llu bytes, FNV-1a 0x%016llx)",
-                 k ? ", " : "; loaded by them: ", deps[k].path, deps[k].bytes, (unsigned long long)deps[k].digest);
+                 k ? ", " : "; loaded by them: ", record_word(deps[k].path), deps[k].bytes,
+                 (unsigned long long)deps[k].digest);
     }
     if (dep_count < 0) {
         for (size_t i = builtin_count; i < count; i++)
@@ -503,7 +515,8 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     for (int k = 0; k < dep_count; k++) {
         const size_t used = strlen(identity);
         snprintf(identity + used, identity_len - used, "%s%s %llu 0x%016llx",
-                 k ? ", " : "; loaded by them: ", deps[k].name, deps[k].bytes, (unsigned long long)deps[k].digest);
+                 k ? ", " : "; loaded by them: ", record_word(deps[k].name), deps[k].bytes,
+                 (unsigned long long)deps[k].digest);
     }
     ulpb_entries = entries;
     ulpb_entry_count = count;

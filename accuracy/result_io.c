@@ -198,6 +198,33 @@ int ulpb_json_number(const cJSON *item, double *v) {
     return !*end;
 }
 
+char *ulpb_append_quoted(char *p, const char *word, const char *plain) {
+    bool as_is = *word != 0, control = false;
+    for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
+        if (!isalnum(*c) && !strchr(plain, *c)) as_is = false;
+        if (*c < 0x20 || *c == 0x7f) control = true;
+    }
+    if (as_is) return stpcpy(p, word);
+    if (control) {
+        p = stpcpy(p, "$'");
+        for (const unsigned char *c = (const unsigned char *)word; *c; c++)
+            if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
+                p += sprintf(p, "\\%03o", *c);
+            else
+                *p++ = (char)*c;
+        *p++ = '\'';
+        return p;
+    }
+    *p++ = '\'';
+    for (const char *c = word; *c; c++)
+        if (*c == '\'')
+            p = stpcpy(p, "'\\''");
+        else
+            *p++ = *c;
+    *p++ = '\'';
+    return p;
+}
+
 bool ulpb_libraries_differ(const char **a, const char **b) {
     if (!*a && !*b) return false;
     const bool differ = !*a || !*b || strcmp(*a, *b) != 0;

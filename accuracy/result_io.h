@@ -53,6 +53,11 @@ const char *ulpb_json_get_string(const cJSON *o, const char *key);
 /* A number item's value, also of the raw items ulpb_json_add_count and ulpb_json_add_exact make (a document built in
  * memory, not yet printed and parsed); 0 when item is neither. */
 int ulpb_json_number(const cJSON *item, double *v);
+/* word at p as one shell word that also reads back unambiguously in a record: as it is when it is not empty and holds
+ * only letters, digits and the characters of plain, else in single quotes (' as '\\''), or, with a control character
+ * (which would break a report's line), in bash's $'...' with octal escapes. p needs 4 strlen(word) + 4 bytes. Returns
+ * the end (not terminated). */
+char *ulpb_append_quoted(char *p, const char *word, const char *plain);
 /* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
 bool ulpb_libraries_differ(const char **a, const char **b);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);

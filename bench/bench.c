@@ -550,19 +550,18 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 cJSON_AddStringToObject(b, "aggregate_name", "median");
                 cJSON_AddStringToObject(b, "aggregate_unit", "time");
                 /* as Google Benchmark's aggregates: the iterations (calls) of one repetition (round) */
-                cJSON_AddNumberToObject(b, "iterations", (double)r->calls_per_round);
-                cJSON_AddNumberToObject(b, "real_time", r->ns_per_element * (double)r->size);
-                cJSON_AddNumberToObject(b, "cpu_time", r->cpu_ns_per_element * (double)r->size);
+                ulpb_json_add_count(b, "iterations", r->calls_per_round);
+                ulpb_json_add_exact(b, "real_time", r->ns_per_element * (double)r->size);
+                ulpb_json_add_exact(b, "cpu_time", r->cpu_ns_per_element * (double)r->size);
                 cJSON_AddStringToObject(b, "time_unit", "ns");
-                cJSON_AddNumberToObject(b, "items_per_second", 1e9 / r->ns_per_element);
-                cJSON_AddNumberToObject(b, "size", (double)r->size);
+                ulpb_json_add_exact(b, "items_per_second", 1e9 / r->ns_per_element);
+                ulpb_json_add_count(b, "size", r->size);
                 ulpb_json_add_exact(b, "input_low", r->inputs->lo);
                 ulpb_json_add_exact(b, "input_high", r->inputs->hi);
-                cJSON_AddNumberToObject(b, "elements_per_round", (double)r->elements_per_round);
-                cJSON_AddNumberToObject(b, "ns_per_element", r->ns_per_element);
-                /* exact, as targets compares them with its factors */
+                ulpb_json_add_count(b, "elements_per_round", r->elements_per_round);
+                ulpb_json_add_exact(b, "ns_per_element", r->ns_per_element);
                 ulpb_json_add_exact(b, "elements_per_ns", 1.0 / r->ns_per_element);
-                cJSON_AddNumberToObject(b, "spread", r->spread);
+                ulpb_json_add_exact(b, "spread", r->spread);
                 for (int m = 0; m < r->group_count; m++) {
                     char key[96];
                     snprintf(key, sizeof key, "ratio_to_%s", results[r->group_first + m].entry->impl);

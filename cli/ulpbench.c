@@ -186,34 +186,10 @@ static int check_not_input(const char *sub, const char *output, const char *inpu
 static char **g_env_words;
 static int g_env_count;
 
-/* word at p, shell-safe: as it is when it holds only safe characters, else in single quotes (' as '\\''), or with
- * control characters (a newline would break the Markdown line) in bash's $'...' with octal escapes. Returns the end. */
-static char *append_quoted(char *p, const char *word, bool quote_assignment) {
-    bool plain = *word != 0 && !(quote_assignment && strchr(word, '=')), control = false;
-    for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
-        if (!isalnum(*c) && !strchr("_./=,:+@%^-", *c)) plain = false;
-        if (*c < 0x20 || *c == 0x7f) control = true;
-    }
-    if (plain) return stpcpy(p, word);
-    if (control) {
-        p = stpcpy(p, "$'");
-        for (const unsigned char *c = (const unsigned char *)word; *c; c++)
-            if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
-                p += sprintf(p, "\\%03o", *c);
-            else
-                *p++ = (char)*c;
-        *p++ = '\'';
-        return p;
-    }
-    *p++ = '\'';
-    for (const char *c = word; *c; c++)
-        if (*c == '\'')
-            p = stpcpy(p, "'\\''");
-        else
-            *p++ = *c;
-    *p++ = '\'';
-    return p;
-}
+/* The characters a shell word may hold unquoted; the program's path also needs '=' quoted, or X=y/ulpbench would read
+ * as an assignment. */
+#define SHELL_PLAIN         "_./=,:+@%^-"
+#define SHELL_PLAIN_PROGRAM "_./,:+@%^-"
 
 /* The command line as one shell-safe string for the reports: g_env_words (NAME=value, of which only the value is
  * quoted, or the shell would take the word for a command rather than an assignment), then argv's words. */
@@ -226,13 +202,12 @@ static char *join_command(int argc, char **argv) {
     for (int i = 0; i < total; i++) {
         if (i) *p++ = ' ';
         if (i >= g_env_count) {
-            /* the program's path unquoted, as X=y/ulpbench, would read as an assignment */
-            p = append_quoted(p, argv[i - g_env_count], i == g_env_count);
+            p = ulpb_append_quoted(p, argv[i - g_env_count], i == g_env_count ? SHELL_PLAIN_PROGRAM : SHELL_PLAIN);
             continue;
         }
         const char *assignment = g_env_words[i], *value = strchr(assignment, '=') + 1;
         p += sprintf(p, "%.*s", (int)(value - assignment), assignment);
-        p = *value ? append_quoted(p, value, false) : p;
+        p = *value ? ulpb_append_quoted(p, value, SHELL_PLAIN) : p;
     }
     *p = 0;
     return s;

@@ -66,8 +66,8 @@ MUTANTS = [
      "bench/bench.c", "wall[m * rounds + r] = s.wall_ns / (double)s.elements;",
      "wall[m * rounds + r] = s.wall_ns / (double)(2 * s.elements);"),
     ("bench's JSON real_time per element instead of per call",
-     "bench/bench.c", 'cJSON_AddNumberToObject(b, "real_time", r->ns_per_element * (double)r->size);',
-     'cJSON_AddNumberToObject(b, "real_time", r->ns_per_element);'),
+     "bench/bench.c", 'ulpb_json_add_exact(b, "real_time", r->ns_per_element * (double)r->size);',
+     'ulpb_json_add_exact(b, "real_time", r->ns_per_element);'),
     ("report gate fails a kernel whose max ULP equals the limit",
      "accuracy/result_io.c", "r->total.max_ulp > g->max_ulp[d]) {", "r->total.max_ulp >= g->max_ulp[d]) {"),
     ("report ignores the value of --max-misrounded",
@@ -90,7 +90,7 @@ MUTANTS = [
     ("hard-cases rounds the binary32 expected value twice (through binary64)",
      "accuracy/hard_cases.c", "    *rounded = v.rounded;", "    *rounded = v.exact_hi;"),
     ("the recorded command quotes ' so that sh cannot run it again",
-     "cli/ulpbench.c", "p = stpcpy(p, \"'\\\\''\");", "p = stpcpy(p, \"\\\\'\");"),
+     "accuracy/result_io.c", "p = stpcpy(p, \"'\\\\''\");", "p = stpcpy(p, \"\\\\'\");"),
     ("targets accepts a bench file that lists a row twice",
      "bench/targets.c", "if (name && find_row(benchmarks, name) != row) return name;", "(void)name;"),
     # Code that only one ISA's build runs: caught, if at all, by the forced-ISA tests.
@@ -260,6 +260,10 @@ MUTANTS = [
     ("a double-double on a 16-bit midpoint narrowed by its high part alone (the tail ignored)",
      "kernels/omk_internal.h", "    if (lo == 0.0 || !omk_narrow_midpoint(hi, rounded, mant_bits, exp_bits)) return rounded;",
      "    if (1) return rounded;"),
+    ("a library's path recorded unquoted, so that a \"; \" in it reads as the end of the item",
+     "accuracy/registry.c", '*ulpb_append_quoted(quoted, path, "_./=:+@%^-") = 0;', "strcpy(quoted, path);"),
+    ("the bench JSON's cpu_time printed with cJSON's 15 digits",
+     "bench/bench.c", 'ulpb_json_add_exact(b, "cpu_time",', 'cJSON_AddNumberToObject(b, "cpu_time",'),
 ]
 
 

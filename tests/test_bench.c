@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "omk.h"
+#include "result_io.h"
 #include "targets.h"
 
 static void sizes_blocks_and_rounds(void **state) {
@@ -503,19 +504,33 @@ static void figures_divide_by_the_elements_timed(void **state) {
     }
     const ulpb_bench_info info = {"ulpbench bench", "ulpbench"};
     cJSON *doc = ulpb_bench_json(&spec, &info, results, count);
-    const cJSON *row;
+    /* the printed numbers read back as the values computed (cJSON's own printing keeps 15 digits) */
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON *printed = cJSON_Parse(text);
+    free(text);
+    assert_non_null(printed);
+    const cJSON *row, *printed_row = cJSON_GetArrayItem(cJSON_GetObjectItem(printed, "benchmarks"), 0);
     int rows = 0;
     cJSON_ArrayForEach(row, cJSON_GetObjectItem(doc, "benchmarks")) {
-        const double calls = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "iterations"));
-        const double size = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "size"));
-        const double per_call = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "real_time"));
-        const double rate = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "items_per_second"));
+        static const char *const fields[] = {
+            "iterations",         "size",           "real_time",       "cpu_time", "items_per_second",
+            "elements_per_round", "ns_per_element", "elements_per_ns", "spread"};
+        double value[sizeof fields / sizeof *fields];
+        for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+            double read_back;
+            assert_true(ulpb_json_number(cJSON_GetObjectItem(row, fields[f]), &value[f]));
+            assert_true(ulpb_json_number(cJSON_GetObjectItem(printed_row, fields[f]), &read_back));
+            if (read_back != value[f]) fail_msg("%s printed as %.17g, computed %.17g", fields[f], read_back, value[f]);
+        }
+        const double calls = value[0], size = value[1], per_call = value[2], cpu = value[3], rate = value[4];
         assert_true(fabs(per_call / (PASS_NS / calls) - 1) < 1e-12);
         assert_true(fabs(rate / (1e9 * calls * size / PASS_NS) - 1) < 1e-12);
-        assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(row, "cpu_time")) <= per_call);
+        assert_true(cpu <= per_call);
+        printed_row = printed_row->next;
         rows++;
     }
     assert_int_equal(rows, count);
+    cJSON_Delete(printed);
     cJSON_Delete(doc);
     free(results);
 }

@@ -2064,10 +2064,10 @@ static void users_kernels_through_ulpb_libraries(void **state) {
                      0);
     assert_int_equal(run("merge -o $D/lm.json $D/ls0.json $D/ls1.json"), 0);
     /* a copy of the file elsewhere (another runner's checkout) is the same library; one changed by a byte is not */
-    copy_file(ULPB_DEMO_KERNELS, path("my lib's copy.so"), (size_t)-1, NULL);
+    copy_file(ULPB_DEMO_KERNELS, path("my lib's; copy (1).so"), (size_t)-1, NULL);
     copy_file(ULPB_DEMO_KERNELS, path("changed.so"), (size_t)-1, "x");
     char copy_setting[1200];
-    snprintf(copy_setting, sizeof copy_setting, "demo=%s,bad=%s", path("my lib's copy.so"), ULPB_DEMO_KERNELS);
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s,bad=%s", path("my lib's; copy (1).so"), ULPB_DEMO_KERNELS);
     assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
     assert_int_equal(run("accuracy --op asin --dtype f32 --impl demo --samples 800 --shard 1/2 --quiet --json "
                          "$D/ls1c.json"),
@@ -2077,6 +2077,15 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     doc = load_json("ls1c.json");
     char rerun[2048];
     snprintf(rerun, sizeof rerun, "cd '%s' && %s >/dev/null 2>&1", g_dir, string_of(doc, "command"));
+    /* the record quotes a path with the record's own punctuation in it ("; ", " ("), which then cannot read as the end
+     * of the item or of the path */
+    char resolved[PATH_MAX], quoted_record[PATH_MAX + 64];
+    assert_non_null(realpath(path("my lib's; copy (1).so"), resolved));
+    *strstr(resolved, "'") = 0;
+    snprintf(quoted_record, sizeof quoted_record, "demo='%s'\\''s; copy (1).so' (", resolved);
+    if (!strstr(string_of(cJSON_GetObjectItem(doc, "environment"), "libraries"), quoted_record))
+        fail_msg("environment.libraries '%s' lacks '%s'",
+                 string_of(cJSON_GetObjectItem(doc, "environment"), "libraries"), quoted_record);
     cJSON_Delete(doc);
     assert_non_null(strstr(rerun, "ULPB_LIBRARIES='demo="));
     cJSON *before = load_json("ls1c.json");
