@@ -9,11 +9,60 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 3 to 8 hours for all 70 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 3 to 10 hours for all 87 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
 after 20 for the unchanged copy.
+
+Record of runs (moved from README.md on 2026-12-05; mutants 86 and 87 were checked by hand that day, with test_cli
+and test_bench):
+Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
+which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
+histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
+element count, the exact gate limit, shard gaps and overlaps, the double rounding of hard-case values, the shell
+quoting, among them); the bench's block cycling, its shuffled order and the median of an even number of rounds had no
+test before the second batch. One mutant, double asin without the Newton step after AVX-512's reciprocal estimate, is
+caught only by the vectorized-code baseline (tests/check_vectorized.sh): its error stays inside the rounding test's
+bound, and its outputs equal the real build's on 2^30 random inputs. Mutants 47–49 (--only 47,48,49, 13 minutes with
+the unchanged copy's run, 2026-12-03) are caught only by cpu_without_avx and cpu_without_avx512 (README.md, "CPUs this one
+is not"): on this CPU, which has every instruction, the rest of the suite passes with each of them. Mutant 50 (18
+minutes) fails seven tests, memcheck's report of a branch on uninitialised flags in cpu_without_avx512 among them. On
+2026-12-04: mutant 51 (the binary32 cos shortcut taken up to 2π) fails test_isa, test_kernels and test_accuracy in
+every build and more, 52 (the binary16 one) test_isa, test_kernels_avx512, test_accuracy_avx512 and half_guard_check;
+53 (a 16-bit entry point no longer fills its table before its kernel runs, so a first call resolves pthread_once
+inside the kernel's frame) fails test_kernels, test_kernels_avx512 and test_kernels_half16_table (13 minutes with the
+unchanged copy's run); 54 (targets comparing runs with different isa_available) fails test_cli and test_bench. Mutants
+55-61 drop the checks of what merge and --resume read and where outputs go (a sum of errors above what the maximum
+allows, sampled and exhaustive; stdout appended to an input; a worst result that contradicts the counts), refuse
+subnormal --range bounds, take the reference's low part from the binary64 one (asin 2^-400 read 0 ULP) and let sums of
+errors overflow: test_cli, test_reference and test_accuracy catch them (55-59 with mutant 41, whose pattern had moved,
+in about 75 minutes; 60, whose test came after it had survived, and 61 by hand with those tests alone). Mutant 62
+(targets writing its table to stdout appended to one of its runs, which mutant 56 reached only through merge and
+--resume) fails test_cli (run by mutants.py), and so do 63 (a report that does not gate the rows of ULPB_LIBRARIES)
+and 64 (every loaded library calling the first one's symbols), run by hand with that test alone. Mutants 65-69 break
+the scalar build's fma emulation (the tail rounded to nearest instead of to odd, the product's lowest partial product
+dropped, a fast path that admits products whose low part underflows, binary32 rounded twice, a b + c rounded twice in
+the kernels): each fails test_fma, and 70 (the shared objects behind ULPB_LIBRARIES' libraries identified in load
+order) fails test_cli (run by hand with those tests alone, 2026-12-04). Mutant 71 (the JSON's max_ulp printed with
+cJSON's 15 digits, so that 0.5 + 2^-53 reads 0.5) fails test_accuracy; 72 (targets reading runs of different
+ULPB_LIBRARIES together) and 73 (a replaced output given the umask's permissions instead of its own) fail test_cli (by
+hand, 2026-12-05). Mutants 74-84 came from a review that planted bugs the suite then missed, and each now fails the
+test added for it (by hand, with that test alone, 2026-12-05): a caller's MXCSR given back without its exception
+flags, or with DAZ alone left in force (subnormal inputs read as zeros), fail test_kernels (its hostile settings now
+include DAZ alone, FTZ alone and FTZ with a flag raised); the AVX-512 build's CPU test forgetting one of its -m flags
+fails test_isa, which reads each build's flags and CPU test from kernels/omk_isas.h (the expectations of
+omk_isa_expect.h come from those very CPU tests, so dispatch tests on a CPU that has the feature could not see it);
+merges that drop the histogram's ">4" bin or keep either of two equal worst errors, errors of exactly 1 or 2 ulps
+binned one bin too high, cos_large never drawing its top binade and the specials without the largest finite value fail
+test_accuracy; an infinity counted as misrounded and a zero result's ulp doubled fail test_reference. Mutant 85 (a
+16-bit table entry's double-double narrowed by its high part alone, which the same review found the README claimed
+otherwise) fails test_convert. Mutant 86 (a library's path recorded unquoted in environment.libraries, where a ; in it
+would read as the end of the item) fails test_cli, 87 (the bench JSON's cpu_time printed with cJSON's 15 digits)
+test_bench (by hand, 2026-12-05). After the 16-bit tables came to be filled from the binary64 kernels (2026-12-04),
+mutants 8, 9, 28, 32, 33 and 53, which touch the 16-bit paths, were run again (--only 8,9,28,32,33,53,62, 71 minutes
+with the unchanged copy's run, beside other builds): all caught, 8 and 9 (ties in the 16-bit narrowings) now by
+test_convert alone, since no table entry passes through a tie any more.
 """
 import argparse
 import os
