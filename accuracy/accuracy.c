@@ -138,6 +138,99 @@ static uint64_t unpack(size_t bytes, const void *in, size_t i) {
     return ((const uint64_t *)in)[i];
 }
 
+/* A signalling NaN of the dtype: all-ones exponent, the quiet bit clear, a payload of alternating bits. */
+static uint64_t poison_bits(const ulpb_dtype *dt) {
+    const int mantissa_bits = dt->format.precision - 1;
+    const uint64_t exponent = ((1ull << dt->format.exp_bits) - 1) << mantissa_bits;
+    return exponent | (0x2a5a5a5a5a5a5a5aull & ((1ull << (mantissa_bits - 1)) - 1));
+}
+
+int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt) {
+    b->bytes = dt->bytes;
+    b->poison = poison_bits(dt);
+    b->scratch = malloc((ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) * b->bytes + 2 * ULPB_CALL_GUARD_BYTES);
+    return b->scratch ? 0 : -1;
+}
+
+void ulpb_call_buffer_free(ulpb_call_buffer *b) {
+    free(b->scratch);
+    b->scratch = NULL;
+}
+
+/* The first element of [from, to) (elements of scratch) that no longer holds the poison, or to. */
+static size_t first_changed(const ulpb_call_buffer *b, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++)
+        if (unpack(b->bytes, b->scratch, i) != b->poison) return i;
+    return to;
+}
+
+int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n, uint64_t salt,
+                      double *seconds, char *err, size_t err_len) {
+    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
+    const char *what = ulpb_dtypes[e->dtype].name;
+    uint64_t k = salt;
+    for (size_t done = 0; done < n; k++) {
+        /* 97 and 1031 are coprime: any 1031 calls in a row take every length once */
+        size_t len = 1 + (size_t)((k * 97) % ULPB_CALL_LENGTH_MAX);
+        if (len > n - done) len = n - done;
+        const size_t lead = guard + (size_t)(k % ULPB_CALL_SHIFTS), end = lead + len, total = end + guard;
+        for (size_t i = 0; i < total; i++) pack(b->bytes, &b->poison, (char *)b->scratch + i * b->bytes, 1);
+        const char *x = (const char *)in + done * b->bytes;
+        char *y = (char *)b->scratch + lead * b->bytes;
+        const double t0 = now_seconds();
+        e->fn(x, y, len);
+        *seconds += now_seconds() - t0;
+        const size_t before = first_changed(b, 0, lead), after = first_changed(b, end, total);
+        if (before < lead || after < total) {
+            snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in a call with n = %zu",
+                     e->impl, ulpb_ops[e->op].name, what,
+                     before < lead ? (long long)before - (long long)lead : (long long)(after - lead), len);
+            return -1;
+        }
+        for (size_t i = 0; i < len; i++) /* an input that is the poison itself may come back as it is (wrongly) */
+            if (unpack(b->bytes, y, i) == b->poison && unpack(b->bytes, x, i) != b->poison) {
+                snprintf(err, err_len,
+                         "'%s' %s %s left y[%zu] unwritten in a call with n = %zu (it still holds the signalling NaN "
+                         "put there before the call)",
+                         e->impl, ulpb_ops[e->op].name, what, i, len);
+                return -1;
+            }
+        memcpy((char *)out + done * b->bytes, y, len * b->bytes);
+        done += len;
+    }
+    return 0;
+}
+
+int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char *err, size_t err_len) {
+    ulpb_call_buffer b = {NULL, ulpb_dtypes[e->dtype].bytes, poison_bits(&ulpb_dtypes[e->dtype])};
+    const size_t guard = ULPB_CALL_GUARD_BYTES / b.bytes;
+    char *grown = n > (SIZE_MAX - 2 * ULPB_CALL_GUARD_BYTES) / b.bytes
+                      ? NULL
+                      : realloc(*data, n * b.bytes + 2 * ULPB_CALL_GUARD_BYTES);
+    if (!grown) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    *data = grown;
+    memmove(grown + ULPB_CALL_GUARD_BYTES, grown, n * b.bytes);
+    b.scratch = grown;
+    for (size_t i = 0; i < guard; i++) {
+        pack(b.bytes, &b.poison, grown + i * b.bytes, 1);
+        pack(b.bytes, &b.poison, grown + ULPB_CALL_GUARD_BYTES + (n + i) * b.bytes, 1);
+    }
+    char *y = grown + ULPB_CALL_GUARD_BYTES;
+    e->fn(y, y, n);
+    const size_t before = first_changed(&b, 0, guard), after = first_changed(&b, guard + n, guard + n + guard);
+    if (before < guard || after < guard + n + guard) {
+        snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in a call with n = %zu", e->impl,
+                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
+                 before < guard ? (long long)before - (long long)guard : (long long)(after - guard), n);
+        return -1;
+    }
+    memmove(grown, y, n * b.bytes);
+    return 0;
+}
+
 typedef struct {
     int count;
     int sampler[ULPB_MAX_SAMPLERS];
@@ -234,11 +327,14 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     double *x = malloc(CHUNK * sizeof *x);
     ref_value *ref = malloc(CHUNK * sizeof *ref);
     void *in = malloc(CHUNK * dt->bytes), *out = malloc(CHUNK * dt->bytes);
-    if (!bits || !slot || !x || !ref || !in || !out) {
+    ulpb_call_buffer calls;
+    const int calls_ok = ulpb_call_buffer_init(&calls, dt) == 0;
+    if (!bits || !slot || !x || !ref || !in || !out || !calls_ok) {
         snprintf(err, err_len, "out of memory");
-        free(bits), free(slot), free(x), free(ref), free(in), free(out);
+        free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
         return -1;
     }
+    bool failed = false;
 
     uint64_t total = 0;
     for (int s = 0; s < p.count; s++) total += p.inputs[s];
@@ -247,7 +343,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     double last_progress = start, reference_seconds = 0.0;
     int s = 0;
     uint64_t local = 0, done = 0;
-    while (done < total) {
+    while (done < total && !failed) {
         size_t n = 0;
         while (n < CHUNK && s < p.count) {
             if (local == p.inputs[s]) {
@@ -269,9 +365,11 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         reference_seconds += now_seconds() - t0;
         for (int r = 0; r < n_results; r++) {
             pack(dt->bytes, bits, in, n);
-            const double t1 = now_seconds();
-            results[r].entry->fn(in, out, n);
-            results[r].seconds += now_seconds() - t1; /* the call alone, as exhaustive runs count it */
+            /* the calls alone, as exhaustive runs count them */
+            if (ulpb_call_checked(results[r].entry, &calls, in, out, n, done, &results[r].seconds, err, err_len)) {
+                failed = true;
+                break;
+            }
             for (size_t i = 0; i < n; i++) {
                 const uint64_t y_bits = unpack(dt->bytes, out, i);
                 ulpb_stats_record(&results[r].per_sampler[slot[i]], bits[i], x[i], &ref[i],
@@ -286,6 +384,12 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         }
     }
     if (spec->progress && now_seconds() - start > 1.0 && isatty(2)) fputc('\n', stderr);
+    if (failed) {
+#pragma omp parallel num_threads(threads)
+        ref_free_cache();
+        free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
+        return -1;
+    }
     if (spec->fast_reference)
         for (int r = 0; r < n_results; r++)
             for (int k = 0; k < p.count; k++)
@@ -296,6 +400,6 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         for (int k = 0; k < p.count; k++) ulpb_stats_merge(&results[r].total, &results[r].per_sampler[k]);
         results[r].reference_seconds = reference_seconds;
     }
-    free(bits), free(slot), free(x), free(ref), free(in), free(out);
+    free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
     return n_results;
 }

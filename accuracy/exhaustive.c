@@ -78,8 +78,9 @@ typedef struct {
     uint32_t misrounded[ULPB_MISROUNDED_LIST_MAX];
 } chunk_result;
 
-static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result *cr, float *in, float *out,
-                        ref_value *refs) {
+/* 0, or -1 and a message in failure when the implementation misbehaved (ulpb_call_checked). */
+static int check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result *cr, float *in, float *out,
+                       ref_value *refs, ulpb_call_buffer *calls, char *failure, size_t failure_len) {
     const ref_format *binary32 = &ulpb_dtypes[ULPB_DTYPE_f32].format;
     const ref_op op = ulpb_ops[spec->entry->op].ref;
     memset(&cr->stats, 0, sizeof cr->stats);
@@ -91,10 +92,10 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
             const uint32_t bits = base + block + i;
             memcpy(&in[i], &bits, sizeof bits);
         }
-        const double t0 = now_seconds();
-        spec->entry->fn(in, out, BATCH);
+        if (ulpb_call_checked(spec->entry, calls, in, out, BATCH, base + block, &cr->impl_seconds, failure,
+                              failure_len))
+            return -1;
         const double t1 = now_seconds();
-        cr->impl_seconds += t1 - t0;
         for (uint32_t i = 0; i < BATCH; i++)
             if (spec->mpfr_reference || !ref_fast_binary32(op, (double)in[i], &refs[i])) {
                 ref_eval(op, binary32, (double)in[i], &refs[i]);
@@ -114,6 +115,7 @@ static void check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_resul
     const double t2 = now_seconds();
     if (!spec->mpfr_reference) ulpb_stats_remeasure_worst(&cr->stats, op, binary32);
     cr->reference_seconds += now_seconds() - t2;
+    return 0;
 }
 
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
@@ -147,14 +149,21 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         chunk_result *cr = malloc(sizeof *cr);
         float *in = malloc(BATCH * sizeof *in), *out = malloc(BATCH * sizeof *out);
         ref_value *refs = malloc(BATCH * sizeof *refs);
-        if (!cr || !in || !out || !refs) {
+        ulpb_call_buffer calls;
+        if (!cr || !in || !out || !refs || ulpb_call_buffer_init(&calls, &ulpb_dtypes[ULPB_DTYPE_f32])) {
             fputs("ulpbench: out of memory\n", stderr);
             exit(2);
         }
 #pragma omp for schedule(dynamic, 1)
         for (int t = 0; t < todo_count; t++) {
             if (g_stop_requested) continue;
-            check_chunk(spec, todo[t], cr, in, out, refs);
+            char failure[sizeof st->failure];
+            if (check_chunk(spec, todo[t], cr, in, out, refs, &calls, failure, sizeof failure)) {
+#pragma omp critical(ulpb_exhaustive_merge)
+                if (!st->failure[0]) snprintf(st->failure, sizeof st->failure, "%s", failure);
+                g_stop_requested = 1;
+                continue;
+            }
             ulpb_exhaustive_state *partial = NULL; /* a snapshot to checkpoint, written outside the merge */
 #pragma omp critical(ulpb_exhaustive_merge)
             {
@@ -198,7 +207,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 }
             }
         }
-        free(cr), free(in), free(out), free(refs);
+        free(cr), free(in), free(out), free(refs), ulpb_call_buffer_free(&calls);
     }
     st->interrupted = g_stop_requested != 0;
     for (int k = 0; k < STOP_SIGNALS; k++) sigaction(stop_signals[k], &previous[k], NULL);

@@ -46,13 +46,15 @@ typedef struct ulpb_exhaustive_state {
     double impl_seconds;      /* time in the implementation's calls, summed over threads; < 0: unknown */
     double reference_seconds; /* time computing the reference values, summed over threads; < 0: unknown */
     bool interrupted;         /* a signal stopped the run */
+    char failure[320];        /* not empty: the implementation wrote outside its outputs or left one unwritten */
 } ulpb_exhaustive_state;
 
 /* The chunks [first, end) of a shard. */
 void ulpb_shard_chunks(int index, int count, int *first, int *end);
 
 void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec *spec);
-/* Runs the shard's chunks not yet done. SIGINT, SIGTERM and SIGHUP stop it after the chunks in progress. */
+/* Runs the shard's chunks not yet done. SIGINT, SIGTERM and SIGHUP stop it after the chunks in progress, and so does
+ * a failure (ulpb_call_checked), which leaves its message in st->failure and the chunk it was checking undone. */
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st);
 bool ulpb_exhaustive_complete(const ulpb_exhaustive_state *st);
 

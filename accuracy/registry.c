@@ -191,7 +191,10 @@ static bool has_control_character(const char *s) {
 static int parse_library_item(const char *text, size_t n, library_item *item, char *err, size_t err_len) {
     const char *eq = memchr(text, '=', n);
     if (!eq) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: '%.*s' is not NAME=PATH (or NAME:PREFIX=PATH)", (int)n, text);
+        snprintf(err, err_len,
+                 "ULPB_LIBRARIES: '%.*s' is not NAME=PATH (or NAME:PREFIX=PATH; commas separate the items, so a path "
+                 "cannot hold one)",
+                 (int)n, text);
         return -1;
     }
     const char *colon = memchr(text, ':', (size_t)(eq - text));
@@ -323,7 +326,7 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
         dlclose(handle);
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: '%s' exports none of %s_cos_f16 ... %s_asin_f64 (omk.h's names and signatures, "
-                 "with its prefix)",
+                 "with its prefix; C names, extern \"C\" in C++, and visible: not hidden by -fvisibility=hidden)",
                  item->path, item->prefix, item->prefix);
         return -1;
     }

@@ -419,8 +419,15 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
     }
     if (*count == 0 && *skipped) return fail(sub, "nothing to run: %s", skipped);
     if (*skipped) fprintf(stderr, "ulpbench %s: skipped %s (and any other row it cannot run)\n", sub, skipped);
-    if (*count == 0)
-        return fail(sub, "no registry entry matches implementation '%s'", o->impl_count ? o->impl_text : "all");
+    if (*count == 0) {
+        char selected[128] = "", *p = selected;
+        for (int op = 0; op < ULPB_OP_COUNT; op++)
+            if (o->op_mask & (1u << op)) p += sprintf(p, "%s%s", p == selected ? "" : "/", ulpb_ops[op].name);
+        for (int d = 0, first = 1; d < ULPB_DTYPE_COUNT; d++)
+            if (o->dtype_mask & (1u << d)) p += sprintf(p, "%s%s", first ? " " : "/", ulpb_dtypes[d].name), first = 0;
+        return fail(sub, "no registry entry matches implementation '%s' for %s ('ulpbench list' shows each one's)",
+                    o->impl_count ? o->impl_text : "all", selected);
+    }
     return 0;
 }
 
@@ -965,6 +972,12 @@ static int run_exhaustive(const accuracy_options *o) {
     }
     if (!complete_doc) ulpb_exhaustive_run(st);
     st->spec.checkpoint = NULL;
+    if (st->failure[0]) { /* the outputs are left as they were: a checkpoint holds only the chunks checked before */
+        const int failed = fail(sub, "%s", st->failure);
+        free(whole_command), free(st), free(started_by);
+        cJSON_Delete(started_env), cJSON_Delete(current_env);
+        return failed;
+    }
     const bool complete = ulpb_exhaustive_complete(st);
 
     ulpb_result *r = calloc(1, sizeof *r);
@@ -1904,7 +1917,11 @@ static int cmd_eval(int argc, char **argv) {
         return fail("eval", "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)", impl, ulpb_ops[op].name,
                     ulpb_dtypes[dtype].name, ulpb_isa_name(e->isa));
     }
-    if (a.count) e->fn(a.data, a.data, a.count); /* in place is part of the kernel contract */
+    /* in place is part of the kernel contract */
+    if (a.count && ulpb_call_in_place_checked(e, &a.data, a.count, err, sizeof err)) {
+        npy_free(&a);
+        return fail("eval", "%s", err);
+    }
     const int rc = npy_write(out_path, &a, err, sizeof err);
     npy_free(&a);
     if (rc) return fail("eval", "%s", err);

@@ -313,6 +313,11 @@ MUTANTS = [
      "accuracy/registry.c", '*ulpb_append_quoted(quoted, path, "_./=:+@%^-") = 0;', "strcpy(quoted, path);"),
     ("the bench JSON's cpu_time printed with cJSON's 15 digits",
      "bench/bench.c", 'ulpb_json_add_exact(b, "cpu_time",', 'cJSON_AddNumberToObject(b, "cpu_time",'),
+    ("a kernel's writes past its outputs not checked: measured, and the heap corrupted",
+     "accuracy/accuracy.c", "if (before < lead || after < total) {", "if (0) {"),
+    ("a kernel's unwritten outputs not checked: measured on the signalling NaN left there",
+     "accuracy/accuracy.c", "if (unpack(b->bytes, y, i) == b->poison && unpack(b->bytes, x, i) != b->poison) {",
+     "if (0) {"),
 ]
 
 

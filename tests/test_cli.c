@@ -1950,6 +1950,45 @@ static int forget_libraries(void **state) {
     return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE");
 }
 
+/* The tail mistakes of hand-written vector loops (demo_kernels.c's sloppy_*): ulpbench calls every kernel with every
+ * length from 1 to ULPB_CALL_LENGTH_MAX, between guards and over poisoned outputs, so that a kernel that leaves
+ * outputs unwritten or writes outside them is refused, naming the call, and nothing is written; measured on stale
+ * memory (a 1,000,000-sample run calls with n = 8192 and 576 only), such a kernel passed the report's gate. */
+static void kernels_that_write_wrong_places_are_refused(void **state) {
+    (void)state;
+    char setting[1024];
+    snprintf(setting, sizeof setting, "sloppy=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    expect_usage_error("accuracy --op cos --dtype f32 --impl sloppy --samples 5000 --json $D/sl.json",
+                       "'sloppy' cos f32 left y[");
+    expect_usage_error("report --op cos --dtype f32 --impl sloppy --no-bench --output-dir $D/slr",
+                       "unwritten in a call");
+    expect_usage_error("accuracy --op asin --dtype f32 --impl sloppy --samples 5000 --json $D/sl.json",
+                       "'sloppy' asin f32 wrote outside its output: y[");
+    expect_usage_error("accuracy --op cos --dtype f16 --impl sloppy --json $D/sl.json",
+                       "'sloppy' cos f16 wrote outside its output: y[-1] changed");
+    expect_usage_error("accuracy --op cos --dtype f32 --impl sloppy --exhaustive --shard 0/4096 --json $D/sl.json",
+                       "'sloppy' cos f32 left y[");
+    expect_usage_error("accuracy --op asin --dtype f32 --impl sloppy --exhaustive --shard 0/4096 --threads 2 --json "
+                       "$D/sl.json",
+                       "'sloppy' asin f32 wrote outside its output");
+    const float x[5] = {0.0f, 0.5f, -0.25f, 1.0f, 0.125f};
+    const size_t five = 5;
+    write_array("sx.npy", NPY_F4, 1, &five, x);
+    expect_usage_error("eval --op asin --impl sloppy $D/sx.npy $D/sy.npy", "wrote outside its output: y[5] changed");
+    const uint16_t h[3] = {0x0000, 0x3c00, 0xbc00};
+    const size_t three = 3;
+    write_array("sh.npy", NPY_F2, 1, &three, h);
+    expect_usage_error("eval --op cos --impl sloppy $D/sh.npy $D/sy.npy", "wrote outside its output: y[-1] changed");
+    assert_false(exists(path("sl.json")) || exists(path("sy.npy")) || exists(path("slr")));
+    assert_no_temp_files_in(g_dir);
+    /* the same calls pass for a kernel that keeps to its outputs: demo's, and omk's and the peers' in every test */
+    snprintf(setting, sizeof setting, "demo=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl demo --exhaustive --shard 0/4096 --quiet"), 0);
+    assert_int_equal(run("eval --op asin --impl demo $D/sx.npy $D/sy.npy"), 0);
+}
+
 /* A user's kernels (tests/demo_kernels.c) through ULPB_LIBRARIES: listed, measured, evaluated, timed and gated like
  * omk's, recorded in the results, and every malformed setting refused before anything runs. */
 static void users_kernels_through_ulpb_libraries(void **state) {
@@ -2011,6 +2050,7 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     assert_true(strncmp(string_of(doc, "command"), "ULPB_LIBRARIES=demo=", 20) == 0);
     cJSON_Delete(doc);
 
+    expect_usage_error("accuracy --impl demo --op all --dtype f64", "implementation 'demo' for cos/asin f64");
     /* eval applies it as it applies a registry entry */
     const float x[5] = {0.0f, 0.5f, -2.0f, 3.0f, 1e6f};
     const size_t five = 5;
@@ -2371,6 +2411,7 @@ int main(void) {
         cmocka_unit_test(outputs_follow_the_umask),
         cmocka_unit_test(replaced_outputs_keep_their_mode),
         cmocka_unit_test_teardown(users_kernels_through_ulpb_libraries, forget_libraries),
+        cmocka_unit_test_teardown(kernels_that_write_wrong_places_are_refused, forget_libraries),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),
