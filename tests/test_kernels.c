@@ -568,6 +568,74 @@ static void first_calls_stay_within_the_stack_bound(void **state) {
     free(x), free(y);
 }
 
+/* Threads that make their first calls of omk at the same moment, in a child forked before the parent calls omk: each
+ * of CONCURRENT_THREADS calls every kernel the build runs, starting from a different one, so that several fill the same
+ * 16-bit table and resolve the same entry point at once; every thread's results must be those the kernels give once
+ * the process has settled. */
+enum { CONCURRENT_THREADS = 8, CONCURRENT_N = 2048, CONCURRENT_KERNELS = 8 };
+typedef struct {
+    pthread_barrier_t *start;
+    const ulpb_entry *const *kernels;
+    int kernel_count, first;
+    const uint64_t *x;
+    uint64_t (*y)[CONCURRENT_N]; /* one row per kernel */
+} concurrent_job;
+
+static void *run_concurrent_job(void *arg) {
+    const concurrent_job *job = arg;
+    pthread_barrier_wait(job->start);
+    for (int k = 0; k < job->kernel_count; k++) {
+        const ulpb_entry *e = job->kernels[(job->first + k) % job->kernel_count];
+        const size_t n = CONCURRENT_N * sizeof(uint64_t) / ulpb_dtypes[e->dtype].bytes;
+        e->fn(job->x, job->y[(job->first + k) % job->kernel_count], n);
+    }
+    return NULL;
+}
+
+/* The child's side: 0 when every thread's results match, else 1 (with the first difference on stderr). */
+static int concurrent_first_calls_child(const ulpb_entry *const *kernels, int kernel_count) {
+    static uint64_t x[CONCURRENT_N], y[CONCURRENT_THREADS][CONCURRENT_KERNELS][CONCURRENT_N], settled[CONCURRENT_N];
+    fill_random_words(x, CONCURRENT_N, 0x2545f4914f6cdd1dull);
+    pthread_barrier_t start;
+    pthread_t threads[CONCURRENT_THREADS];
+    concurrent_job jobs[CONCURRENT_THREADS];
+    if (pthread_barrier_init(&start, NULL, CONCURRENT_THREADS)) return 1;
+    for (int t = 0; t < CONCURRENT_THREADS; t++) {
+        jobs[t] = (concurrent_job){&start, kernels, kernel_count, t % kernel_count, x, y[t]};
+        if (pthread_create(&threads[t], NULL, run_concurrent_job, &jobs[t])) return 1;
+    }
+    for (int t = 0; t < CONCURRENT_THREADS; t++) pthread_join(threads[t], NULL);
+    for (int k = 0; k < kernel_count; k++) {
+        const ulpb_entry *e = kernels[k];
+        const size_t bytes = ulpb_dtypes[e->dtype].bytes;
+        e->fn(x, settled, CONCURRENT_N * sizeof(uint64_t) / bytes);
+        for (int t = 0; t < CONCURRENT_THREADS; t++)
+            if (memcmp(y[t][k], settled, sizeof settled) != 0) {
+                fprintf(stderr, "thread %d: %s %s %s differs from the settled process's results\n", t, e->impl,
+                        ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static void concurrent_first_calls_agree(void **state) {
+    (void)state;
+    const ulpb_entry *kernels[CONCURRENT_KERNELS];
+    int kernel_count = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++)
+        if (ulpb_entries[e].role == ULPB_ROLE_PRODUCTION && ulpb_entry_available(&ulpb_entries[e]))
+            kernels[kernel_count++] = &ulpb_entries[e];
+    assert_int_equal(kernel_count, CONCURRENT_KERNELS);
+    fflush(NULL);
+    const pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) _exit(concurrent_first_calls_child(kernels, kernel_count)); /* no cmocka in the child */
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void array_contract(void **state) {
     (void)state;
     enum { MAX_N = 70, MAX_SHIFT = 7 };
@@ -705,6 +773,7 @@ int main(void) {
     if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_calls_stay_within_the_stack_bound), /* first: before the parent calls omk */
+        cmocka_unit_test(concurrent_first_calls_agree),            /* so is this one */
 #if defined(__x86_64__) || defined(__i386__)
         cmocka_unit_test(results_ignore_the_callers_fp_environment), /* before any table is filled */
 #endif
