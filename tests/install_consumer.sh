@@ -1,10 +1,11 @@
 #!/bin/sh
 # The install contract: `cmake --install` into a fresh prefix, then a program outside the tree
 # builds against it through pkg-config (shared and static) and runs.
-# Usage: install_consumer.sh BUILD_DIR C_COMPILER
+# Usage: install_consumer.sh BUILD_DIR C_COMPILER [LIBDIR]  (LIBDIR: the build's CMAKE_INSTALL_LIBDIR, default lib)
 set -eu
 build=$1
 cc=$2
+libdir=${3:-lib}
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -21,15 +22,15 @@ int main(void) {
     return !(y[1] == 1.0f && y[0] == y[2] && r == 0x3e48);
 }
 C
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-"$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/lib" -o "$prefix/shared"
+export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/$libdir" -o "$prefix/shared"
 "$prefix/shared"
-"$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/lib/libomk.a" $(pkg-config --static --libs-only-other omk) -lm \
+"$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/$libdir/libomk.a" $(pkg-config --static --libs-only-other omk) -lm \
   -o "$prefix/static"
 "$prefix/static"
 test -x "$prefix/bin/ulpbench"
 # libomk.so exports the functions omk.h declares and nothing else: the per-build kernels and internals stay hidden.
-nm -D --defined-only "$prefix/lib/libomk.so" | awk '{print $3}' | sort >"$prefix/exported"
+nm -D --defined-only "$prefix/$libdir/libomk.so" | awk '{print $3}' | sort >"$prefix/exported"
 sed -n 's/^OMK_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' "$prefix/include/omk.h" | sort >"$prefix/declared"
 if [ ! -s "$prefix/declared" ] || ! diff "$prefix/declared" "$prefix/exported" >&2; then
   echo "install_consumer: libomk.so's exported symbols (>) differ from omk.h's functions (<)" >&2
@@ -72,10 +73,10 @@ if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE
 fi
 # Relocatable: the installed tree moved elsewhere still serves find_package.
 mkdir -p "$prefix/moved"
-cp -a "$prefix/include" "$prefix/lib" "$prefix/moved/"
+cp -a "$prefix/include" "$prefix/${libdir%%/*}" "$prefix/moved/"
 cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/moved" -DCMAKE_C_COMPILER="$cc" \
   -DCMAKE_PREFIX_PATH="$prefix/moved" -DOMK_WANTED="$version" >/dev/null
-grep -q "$prefix/moved/lib/libomk.a" "$prefix/cmake-consumer/moved/CMakeFiles/static.dir/link.txt"
+grep -q "$prefix/moved/$libdir/libomk.a" "$prefix/cmake-consumer/moved/CMakeFiles/static.dir/link.txt"
 cmake --build "$prefix/cmake-consumer/moved" >/dev/null
 "$prefix/cmake-consumer/moved/static"
 # A deeper library directory (Debian's multiarch lib/x86_64-linux-gnu): omk.pc must still find the prefix.
@@ -85,7 +86,7 @@ deep=lib/x86_64-linux-gnu
 cmake -S "$src" -B "$prefix/deep-build" -DCMAKE_INSTALL_LIBDIR=$deep -DULPB_BUILD_TESTS=OFF >/dev/null
 mkdir -p "$prefix/deep/$deep/pkgconfig" "$prefix/deep/include"
 cp "$prefix/include/omk.h" "$prefix/deep/include/"
-cp -P "$prefix"/lib/libomk.* "$prefix/deep/$deep/"
+cp -P "$prefix/$libdir"/libomk.* "$prefix/deep/$deep/"
 cp "$prefix/deep-build/omk.pc" "$prefix/deep/$deep/pkgconfig/"
 export PKG_CONFIG_PATH="$prefix/deep/$deep/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags --libs omk) -Wl,-rpath,"$prefix/deep/$deep" -o "$prefix/deep-shared"
