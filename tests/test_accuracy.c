@@ -214,6 +214,28 @@ static void samplers_are_reproducible(void **state) {
      * expected), and the lowest, 2^-149 alone, takes 1 in 148 (68) */
     assert_in_range(subnormal, 1300, 1800);
     assert_in_range(smallest_binade, 35, 105);
+    /* cos_near_pio2 draws every offset from -4 to +4 binary32 ulps of the nearest value to k pi/2, and asin_near_one
+     * every j up to the binade of 1/2, [0.5, 0.75) included (1 - j ulps with j up to 2^23) */
+    int offsets[9] = {0}, lowest_quarter = 0;
+    for (uint64_t i = 0; i < 50000; i++) {
+        const uint32_t b =
+            (uint32_t)ulpb_sampler_input(ulpb_sampler_find("cos_near_pio2"), ULPB_OP_cos, ULPB_DTYPE_f32, 1, i);
+        const double ax = fabs((double)f32_from_bits(b));
+        if (ax < 1024.0) {
+            const long double k = roundl((long double)ax / 1.5707963267948966192313216916397514L);
+            const float nearest = (float)(k * 1.5707963267948966192313216916397514L);
+            uint32_t nearest_bits;
+            memcpy(&nearest_bits, &nearest, sizeof nearest_bits);
+            const int64_t offset = (int64_t)(b & 0x7fffffffu) - (int64_t)nearest_bits;
+            if (offset >= -4 && offset <= 4) offsets[offset + 4]++;
+        }
+        const uint32_t near_one =
+            (uint32_t)ulpb_sampler_input(ulpb_sampler_find("asin_near_one"), ULPB_OP_asin, ULPB_DTYPE_f32, 1, i);
+        lowest_quarter += fabsf(f32_from_bits(near_one)) < 0.75f;
+    }
+    for (int k = 0; k < 9; k++)
+        if (offsets[k] < 1000) fail_msg("cos_near_pio2 drew offset %+d ulps %d times in 50000", k - 4, offsets[k]);
+    assert_in_range(lowest_quarter, 1000, 4000); /* 1 binade of j in 23, half of it: about 1,090 (2,170 expected) */
 }
 
 /* The worst input and the special-value example are the smallest bit pattern among equals, whatever the order (as
@@ -273,6 +295,15 @@ static void stats_merge_in_either_order(void **state) {
         assert_int_equal(m->worst_bits, 4);
         assert_true(m->max_ulp == 8.0 && m->worst_input == 0.2);
     }
+    /* so does the special-value example: the smaller input's, whichever is merged first */
+    const ref_value nan_expected = {.rounded = NAN, .exact_hi = NAN, .ulp = NAN};
+    ulpb_stats c = {0}, d = {0}, cd = {0}, dc = {0};
+    ulpb_stats_record(&c, 0x7f800005, NAN, &nan_expected, 1.0, false);
+    ulpb_stats_record(&d, 0x7f800003, NAN, &nan_expected, 2.0, false);
+    ulpb_stats_merge(&cd, &c), ulpb_stats_merge(&cd, &d);
+    ulpb_stats_merge(&dc, &d), ulpb_stats_merge(&dc, &c);
+    assert_true(cd.special_bits == 0x7f800003 && dc.special_bits == 0x7f800003);
+    assert_true(cd.special_got == 2.0 && dc.special_got == 2.0);
 }
 
 /* Each result lands in the histogram bin of its error. A correctly rounded result next to a midpoint (binary32 here:

@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "omk.h"
+#include "quantile.h"
 #include "result_io.h"
 #include "targets.h"
 
@@ -469,6 +470,137 @@ static void targets_name_registry_entries(void **state) {
 
 /* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
  * each one's own median (per-round ratios, their median), and ulpb_bench_ratio_to reads the member it names. */
+/* Two scripted members, 'slow' and 'steady', in a registry of their own: each pass's wall time is set by the member
+ * that ran in it (the clock's reading at a pass's end adds the time the script gives that member's k-th pass; empty
+ * passes, which time the CPU clock's cost, take none), and the members record the order in which their passes ran.
+ * Their kernels do no work, so CPU times are far below these wall times. */
+enum { SCRIPTED_ROUNDS = 9 };
+static double scripted_now;
+static int scripted_current, scripted_calls, scripted_passes[2], scripted_order[2 * (SCRIPTED_ROUNDS + 1)],
+    scripted_order_count;
+static bool scripted_in_pass;
+static double scripted_pass_ns(int member, int k) { return member == 0 ? 1e6 * (1 + k % 5) : 2.5e6; }
+static double scripted_clock(void) {
+    if (!scripted_in_pass) {
+        scripted_in_pass = true, scripted_calls = 0;
+        return scripted_now;
+    }
+    scripted_in_pass = false;
+    if (scripted_calls) scripted_now += scripted_pass_ns(scripted_current, scripted_passes[scripted_current]++);
+    return scripted_now;
+}
+static void scripted_member(int member) {
+    if (scripted_calls++ == 0 && scripted_order_count < 2 * (SCRIPTED_ROUNDS + 1))
+        scripted_order[scripted_order_count++] = member;
+    scripted_current = member;
+}
+static void scripted_slow(const void *x, void *y, size_t n) { (void)x, (void)y, (void)n, scripted_member(0); }
+static void scripted_steady(const void *x, void *y, size_t n) { (void)x, (void)y, (void)n, scripted_member(1); }
+
+/* A run of the scripted members at size (the registry holding them alone: scripted_registry): its results (count 2),
+ * with the clock restored. */
+static const ulpb_entry scripted[] = {
+    {"idle", ULPB_OP_cos, ULPB_DTYPE_f64, scripted_slow, ULPB_ROLE_PEER, ULPB_ISA_NONE, "never timed", false},
+    {"slow", ULPB_OP_cos, ULPB_DTYPE_f32, scripted_slow, ULPB_ROLE_PEER, ULPB_ISA_NONE, "scripted", false},
+    {"steady", ULPB_OP_cos, ULPB_DTYPE_f32, scripted_steady, ULPB_ROLE_PEER, ULPB_ISA_NONE, "scripted", false}};
+static const ulpb_input_set scripted_inputs = {"pi", ULPB_OP_cos, -3.14, 3.14, "[-3.14, 3.14]"};
+static ulpb_bench_result *run_scripted(size_t size, int rounds, ulpb_bench_spec *spec) {
+    *spec = (ulpb_bench_spec){.op_mask = 1u << ULPB_OP_cos,
+                              .dtype_mask = 1u << ULPB_DTYPE_f32,
+                              .impls = {"slow", "steady"},
+                              .impl_count = 2,
+                              .sizes = {size},
+                              .size_count = 1,
+                              .rounds = rounds,
+                              .seed = 3,
+                              .input_sets = &scripted_inputs,
+                              .input_set_count = 1};
+    scripted_now = 0, scripted_in_pass = false, scripted_order_count = 0;
+    scripted_passes[0] = scripted_passes[1] = 0;
+    ulpb_bench_set_wall_clock(scripted_clock);
+    ulpb_bench_result *results;
+    char err[256];
+    const int count = ulpb_bench_run(spec, &results, err, sizeof err);
+    ulpb_bench_set_wall_clock(NULL);
+    if (count != 2) fail_msg("%d results: %s", count, count < 0 ? err : "");
+    return results;
+}
+
+/* Each member's median, spread and same-round ratio follow from its own rounds' times; the order of the members is
+ * drawn again every round; the JSON and Markdown report what ran. */
+static const ulpb_entry *saved_registry;
+static size_t saved_registry_count;
+static int restore_registry(void **state) {
+    (void)state;
+    ulpb_bench_set_wall_clock(NULL);
+    ulpb_entries = saved_registry, ulpb_entry_count = saved_registry_count;
+    return 0;
+}
+
+static void figures_follow_each_members_rounds(void **state) {
+    (void)state;
+    saved_registry = ulpb_entries, saved_registry_count = ulpb_entry_count;
+    ulpb_entries = scripted, ulpb_entry_count = sizeof scripted / sizeof *scripted;
+    ulpb_bench_spec spec;
+    ulpb_bench_result *results = run_scripted(4096, SCRIPTED_ROUNDS, &spec);
+    const ulpb_bench_result *slow = &results[0], *steady = &results[1];
+    assert_string_equal(slow->entry->impl, "slow");
+    double times[SCRIPTED_ROUNDS], ratios[SCRIPTED_ROUNDS];
+    for (int r = 0; r < SCRIPTED_ROUNDS; r++) { /* pass 0 is the warm-up */
+        times[r] = scripted_pass_ns(0, r + 1) / (double)slow->elements_per_round;
+        ratios[r] = scripted_pass_ns(1, r + 1) / scripted_pass_ns(0, r + 1); /* slow's throughput over steady's */
+    }
+    const double median = ulpb_quantile(times, SCRIPTED_ROUNDS, 0.5);
+    const double spread =
+        (ulpb_quantile(times, SCRIPTED_ROUNDS, 0.9) - ulpb_quantile(times, SCRIPTED_ROUNDS, 0.1)) / median;
+    assert_true(slow->ns_per_element == median && slow->spread == spread && spread > 0 && steady->spread == 0);
+    assert_true(ulpb_bench_ratio_to(results, slow, "steady") == ulpb_quantile(ratios, SCRIPTED_ROUNDS, 0.5));
+    /* CPU time from the thread's clock: the members do nothing, so far below their scripted wall times */
+    assert_true(slow->cpu_ns_per_element < slow->ns_per_element / 2 && steady->cpu_ns_per_element < 0.5e6 / 4096);
+    /* both orders occur among the rounds (the warm-up passes come first, in registry order) */
+    assert_int_equal(scripted_order_count, 2 * (SCRIPTED_ROUNDS + 1));
+    int slow_first = 0;
+    for (int r = 1; r <= SCRIPTED_ROUNDS; r++) slow_first += scripted_order[2 * r] == 0;
+    if (slow_first == 0 || slow_first == SCRIPTED_ROUNDS)
+        fail_msg("'slow' ran first in %d of %d rounds", slow_first, SCRIPTED_ROUNDS);
+    /* the JSON: one family per member timed, numbered from 0 (an entry without rows takes no number); repetitions are
+     * the rounds run */
+    const ulpb_bench_info info = {"ulpbench bench", "ulpbench"};
+    cJSON *doc = ulpb_bench_json(&spec, &info, results, 2);
+    const cJSON *rows = cJSON_GetObjectItem(doc, "benchmarks");
+    assert_int_equal(cJSON_GetArraySize(rows), 2);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *row = cJSON_GetArrayItem(rows, i);
+        assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(row, "family_index")), i);
+        assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(row, "repetitions")), SCRIPTED_ROUNDS);
+    }
+    cJSON_Delete(doc);
+    free(results);
+    /* at a memory-bound size fewer rounds run, and the JSON says how many */
+    results = run_scripted(ULPB_BENCH_LARGE_SIZE, SCRIPTED_ROUNDS, &spec);
+    assert_int_equal(results[0].rounds, ulpb_bench_rounds(ULPB_BENCH_LARGE_SIZE, SCRIPTED_ROUNDS));
+    assert_true(results[0].rounds < SCRIPTED_ROUNDS);
+    doc = ulpb_bench_json(&spec, &info, results, 2);
+    assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(
+                         cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "benchmarks"), 0), "repetitions")),
+                     results[0].rounds);
+    cJSON_Delete(doc);
+    free(results);
+    /* three rounds are enough for a spread, which the Markdown prints */
+    results = run_scripted(4096, 3, &spec);
+    char *md = NULL;
+    size_t md_len = 0;
+    FILE *f = open_memstream(&md, &md_len);
+    ulpb_bench_markdown(f, &spec, results, 2);
+    fclose(f);
+    const char *row = strstr(md, "| slow |"), *row_end = row ? strchr(row, '\n') : NULL,
+               *spread_at = row ? strstr(row, " ±") : NULL;
+    if (!row_end || !spread_at || spread_at < row || spread_at > row_end)
+        fail_msg("no spread in slow's row of the Markdown of 3 rounds:\n%s", md);
+    free(md);
+    free(results);
+}
+
 /* A wall clock that advances by exactly PASS_NS at every reading, so that every pass takes PASS_NS. */
 enum { PASS_NS = 1000000 };
 static double clock_readings;
@@ -621,6 +753,7 @@ int main(void) {
         cmocka_unit_test(inputs_are_reproducible_and_in_range),
         cmocka_unit_test(results_count_what_they_time),
         cmocka_unit_test(figures_divide_by_the_elements_timed),
+        cmocka_unit_test_teardown(figures_follow_each_members_rounds, restore_registry),
         cmocka_unit_test(passes_cycle_through_distinct_blocks),
         cmocka_unit_test(round_orders_are_shuffled),
         cmocka_unit_test(ratios_read_as_throughput),

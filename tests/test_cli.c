@@ -730,6 +730,15 @@ static void report_gates(void **state) {
     assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(f64_limits, "max_misrounded")) == 9007199254740991.0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(gate, "correctly_rounded")), 0);
     cJSON_Delete(doc);
+    /* a limit of 0, given or the default, is written as 0 */
+    assert_int_equal(run("report --op asin --dtype f64 --samples 300 --quiet --max-misrounded f64=0 --no-bench "
+                         "--output-dir $D"),
+                     0);
+    doc = load_json("report.json");
+    const cJSON *thresholds = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), "thresholds");
+    const cJSON *f64_zero = cJSON_GetObjectItem(cJSON_GetObjectItem(thresholds, "f64"), "max_misrounded");
+    assert_true(cJSON_IsNumber(f64_zero) && cJSON_GetNumberValue(f64_zero) == 0);
+    cJSON_Delete(doc);
     /* a selection without omk passes, but says that nothing was gated */
     assert_int_equal(run("report --op cos --dtype f32 --impl glibc --samples 300 --quiet --no-bench --output-dir $D"),
                      0);
@@ -1280,6 +1289,13 @@ static void usage_errors_are_one_line(void **state) {
         /* strtoull alone would take a blank and a sign: ' -1' is 2^64 - 1 samples */
         {"accuracy --op cos --dtype f32 --samples ' -1'", "--samples needs an integer in 1..2^53"},
         {"accuracy --op cos --dtype f32 --samples 10 --shard 4294967297/4294967298", "--shard needs K/N"},
+        {"accuracy --op cos --dtype f32 --samples 100 --shard 2/2", "--shard needs K/N with 0 <= K < N"},
+        /* the largest value each range allows is taken: the run gets as far as its unwritable output */
+        {"bench --rounds 10000 --json /nonexistent/x.json", "cannot write '/nonexistent/x.json'"},
+        {"bench --sizes 134217728 --json /nonexistent/x.json", "cannot write '/nonexistent/x.json'"},
+        {"report --max-ulp f64=2.2250738585072014e-308 --output-dir /nonexistent/a", "cannot make --output-dir"},
+        {"accuracy --op cos --dtype f32 --exhaustive --checkpoint 0.001 --json /nonexistent/x.json",
+         "cannot write '/nonexistent/x.json'"},
         {"report --no-bench --output-dir ''", "--output-dir needs a directory name"},
         /* result files are read from regular files: a device or pipe would never end or never start */
         {"merge /dev/zero", "is not a regular file"},

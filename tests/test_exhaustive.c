@@ -239,11 +239,14 @@ static void merge_accepts_only_fitting_shards(void **state) {
     assert_int_equal(merged.stats.inputs, 1ull << 32);
     assert_int_equal(merged.stats.misrounded, 2);
     assert_int_equal(merged.misrounded_listed, 2);
-    /* the times add up; a part from before they were recorded (unknown, < 0) makes the whole unknown */
-    parts[0].impl_seconds = 1.5, parts[0].reference_seconds = 10.0;
-    parts[1].impl_seconds = 2.0, parts[1].reference_seconds = 20.0;
+    /* the times and the fallbacks add up; a part from before the times were recorded (unknown, < 0) makes the whole
+     * unknown */
+    parts[0].impl_seconds = 1.5, parts[0].reference_seconds = 10.0, parts[0].seconds = 7.0;
+    parts[1].impl_seconds = 2.0, parts[1].reference_seconds = 20.0, parts[1].seconds = 9.0;
+    parts[0].reference_fallbacks = 3, parts[1].reference_fallbacks = 4;
     assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
-    assert_true(merged.impl_seconds == 3.5 && merged.reference_seconds == 30.0);
+    assert_true(merged.impl_seconds == 3.5 && merged.reference_seconds == 30.0 && merged.seconds == 16.0);
+    assert_int_equal(merged.reference_fallbacks, 7);
     parts[1].impl_seconds = -1.0;
     assert_int_equal(ulpb_exhaustive_merge(&merged, parts, names, 2, err, sizeof err), 0);
     assert_true(merged.impl_seconds < 0 && merged.reference_seconds == 30.0);
@@ -288,6 +291,23 @@ static void merge_accepts_only_fitting_shards(void **state) {
     /* another version or dtype is refused when the file is read */
     static ulpb_exhaustive_state back;
     cJSON *doc = ulpb_exhaustive_json(&parts[0], "test");
+    assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), 0);
+    /* the list of misrounded inputs is whole (parts[0] lists its one), and an input listed twice is refused */
+    const cJSON *result = cJSON_GetObjectItem(doc, "result");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(result, "misrounded_inputs_truncated")));
+    ulpb_exhaustive_state doubled = parts[0];
+    doubled.stats.misrounded = 2, doubled.stats.correctly_rounded = doubled.stats.inputs - 2;
+    doubled.misrounded[1] = doubled.misrounded[0], doubled.misrounded_listed = 2;
+    cJSON *twice = ulpb_exhaustive_json(&doubled, "test");
+    assert_int_equal(ulpb_exhaustive_from_json(twice, &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not ascending"));
+    cJSON_Delete(twice);
+    ulpb_exhaustive_state none = parts[0];
+    none.stats.misrounded = 0, none.misrounded_listed = 0, none.stats.correctly_rounded = none.stats.inputs;
+    cJSON *clean = ulpb_exhaustive_json(&none, "test");
+    assert_true(
+        cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(clean, "result"), "misrounded_inputs_truncated")));
+    cJSON_Delete(clean);
     assert_int_equal(ulpb_exhaustive_from_json(doc, &back, err, sizeof err), 0);
     assert_true(back.impl_seconds == parts[0].impl_seconds && back.reference_seconds == parts[0].reference_seconds);
     /* a file written before the two times were recorded still reads, its times unknown */
