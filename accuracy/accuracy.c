@@ -148,7 +148,8 @@ static uint64_t poison_bits(const ulpb_dtype *dt) {
 int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt) {
     b->bytes = dt->bytes;
     b->poison = poison_bits(dt);
-    b->scratch = malloc((ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) * b->bytes + 2 * ULPB_CALL_GUARD_BYTES);
+    const size_t bytes = (ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) * b->bytes + 2 * ULPB_CALL_GUARD_BYTES;
+    b->scratch = aligned_alloc(64, (bytes + 63) & ~(size_t)63); /* y at shift 0: on a 64-byte boundary */
     return b->scratch ? 0 : -1;
 }
 
@@ -157,42 +158,48 @@ void ulpb_call_buffer_free(ulpb_call_buffer *b) {
     b->scratch = NULL;
 }
 
-/* The first element of [from, to) (elements of scratch) that no longer holds the poison, or to. */
-static size_t first_changed(const ulpb_call_buffer *b, size_t from, size_t to) {
-    for (size_t i = from; i < to; i++)
-        if (unpack(b->bytes, b->scratch, i) != b->poison) return i;
-    return to;
+/* Whether the guards around y = scratch[lead, lead + n) still hold the poison; if not, err names the changed element
+ * nearest to y. */
+static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, size_t lead, size_t n, const char *call,
+                        char *err, size_t err_len) {
+    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
+    long long changed = 0;
+    for (size_t i = lead; i-- > lead - guard && !changed;)
+        if (unpack(b->bytes, b->scratch, i) != b->poison) changed = (long long)i - (long long)lead;
+    for (size_t i = lead + n; i < lead + n + guard && !changed; i++)
+        if (unpack(b->bytes, b->scratch, i) != b->poison) changed = (long long)(i - lead);
+    if (changed)
+        snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in %s", e->impl,
+                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, changed, call);
+    return !changed;
 }
 
-int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n, uint64_t salt,
-                      double *seconds, char *err, size_t err_len) {
+int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
+                      uint64_t *call_index, double *seconds, char *err, size_t err_len) {
     const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
-    const char *what = ulpb_dtypes[e->dtype].name;
-    uint64_t k = salt;
-    for (size_t done = 0; done < n; k++) {
-        /* 97 and 1031 are coprime: any 1031 calls in a row take every length once */
-        size_t len = 1 + (size_t)((k * 97) % ULPB_CALL_LENGTH_MAX);
+    const uint64_t sign = 1ull << (8 * b->bytes - 1);
+    for (size_t done = 0; done < n; ++*call_index) {
+        const uint64_t k = *call_index;
+        size_t len = 1 + (size_t)(k % ULPB_CALL_LENGTH_MAX);
         if (len > n - done) len = n - done;
-        const size_t lead = guard + (size_t)(k % ULPB_CALL_SHIFTS), end = lead + len, total = end + guard;
+        const size_t shift = (size_t)((k + k / ULPB_CALL_LENGTH_MAX) % ULPB_CALL_SHIFTS);
+        const size_t lead = guard + shift, total = lead + len + guard;
         for (size_t i = 0; i < total; i++) pack(b->bytes, &b->poison, (char *)b->scratch + i * b->bytes, 1);
         const char *x = (const char *)in + done * b->bytes;
         char *y = (char *)b->scratch + lead * b->bytes;
         const double t0 = now_seconds();
         e->fn(x, y, len);
         *seconds += now_seconds() - t0;
-        const size_t before = first_changed(b, 0, lead), after = first_changed(b, end, total);
-        if (before < lead || after < total) {
-            snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in a call with n = %zu",
-                     e->impl, ulpb_ops[e->op].name, what,
-                     before < lead ? (long long)before - (long long)lead : (long long)(after - lead), len);
-            return -1;
-        }
-        for (size_t i = 0; i < len; i++) /* an input that is the poison itself may come back as it is (wrongly) */
-            if (unpack(b->bytes, y, i) == b->poison && unpack(b->bytes, x, i) != b->poison) {
+        char call[96];
+        snprintf(call, sizeof call, "a call with n = %zu (y %zu elements past a 64-byte boundary)", len, shift);
+        if (!guards_hold(e, b, lead, len, call, err, err_len)) return -1;
+        /* an input that is the poison, or its negation, may come back as that bits (wrongly): the ruler counts it */
+        for (size_t i = 0; i < len; i++)
+            if (unpack(b->bytes, y, i) == b->poison && (unpack(b->bytes, x, i) & ~sign) != (b->poison & ~sign)) {
                 snprintf(err, err_len,
-                         "'%s' %s %s left y[%zu] unwritten in a call with n = %zu (it still holds the signalling NaN "
-                         "put there before the call)",
-                         e->impl, ulpb_ops[e->op].name, what, i, len);
+                         "'%s' %s %s left y[%zu] unwritten in %s: it still holds the signalling NaN put there before "
+                         "the call",
+                         e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
                 return -1;
             }
         memcpy((char *)out + done * b->bytes, y, len * b->bytes);
@@ -220,13 +227,9 @@ int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char 
     }
     char *y = grown + ULPB_CALL_GUARD_BYTES;
     e->fn(y, y, n);
-    const size_t before = first_changed(&b, 0, guard), after = first_changed(&b, guard + n, guard + n + guard);
-    if (before < guard || after < guard + n + guard) {
-        snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in a call with n = %zu", e->impl,
-                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
-                 before < guard ? (long long)before - (long long)guard : (long long)(after - guard), n);
-        return -1;
-    }
+    char call[64];
+    snprintf(call, sizeof call, "a call with n = %zu, in place", n);
+    if (!guards_hold(e, &b, guard, n, call, err, err_len)) return -1;
     memmove(grown, y, n * b.bytes);
     return 0;
 }
@@ -329,9 +332,11 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     void *in = malloc(CHUNK * dt->bytes), *out = malloc(CHUNK * dt->bytes);
     ulpb_call_buffer calls;
     const int calls_ok = ulpb_call_buffer_init(&calls, dt) == 0;
-    if (!bits || !slot || !x || !ref || !in || !out || !calls_ok) {
+    uint64_t *call_index = calloc((size_t)n_results, sizeof *call_index); /* each one's calls: lengths from 1 on */
+    if (!bits || !slot || !x || !ref || !in || !out || !calls_ok || !call_index) {
         snprintf(err, err_len, "out of memory");
         free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
+        free(call_index);
         return -1;
     }
     bool failed = false;
@@ -366,7 +371,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         for (int r = 0; r < n_results; r++) {
             pack(dt->bytes, bits, in, n);
             /* the calls alone, as exhaustive runs count them */
-            if (ulpb_call_checked(results[r].entry, &calls, in, out, n, done, &results[r].seconds, err, err_len)) {
+            if (ulpb_call_checked(results[r].entry, &calls, in, out, n, &call_index[r], &results[r].seconds, err,
+                                  err_len)) {
                 failed = true;
                 break;
             }
@@ -388,6 +394,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 #pragma omp parallel num_threads(threads)
         ref_free_cache();
         free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
+        free(call_index);
         return -1;
     }
     if (spec->fast_reference)
@@ -401,5 +408,6 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         results[r].reference_seconds = reference_seconds;
     }
     free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
+    free(call_index);
     return n_results;
 }

@@ -55,10 +55,11 @@ typedef struct {
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
 
 /* Applying a kernel under test as a program could and checking what it wrote: ulpb_call_checked splits n elements into
- * calls of every length from 1 to ULPB_CALL_LENGTH_MAX (a fixed cycle; salt picks where it starts), each writing to a
- * scratch array at one of ULPB_CALL_SHIFTS element offsets from its start, between guard elements, all of it filled
- * beforehand with a signalling NaN that no kernel returns. A kernel that writes outside its n outputs, or leaves one
- * unwritten, is then refused with a message naming the call, instead of being measured on whatever memory held. */
+ * calls of lengths 1, 2, 3, ... up to ULPB_CALL_LENGTH_MAX and again from 1 (*call_index counts the calls, across
+ * the caller's calls of it), each writing to a scratch array at one of ULPB_CALL_SHIFTS element offsets from an
+ * aligned start (another one in each cycle of lengths), between guard bytes, all of it filled beforehand with a
+ * signalling NaN that no kernel returns. A kernel that writes outside its n outputs, or leaves one unwritten, is then
+ * refused with a message naming the call, instead of being measured on whatever memory held. */
 enum { ULPB_CALL_LENGTH_MAX = 1031, ULPB_CALL_SHIFTS = 8, ULPB_CALL_GUARD_BYTES = 128 };
 typedef struct {
     void *scratch; /* (ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) elements and the guard bytes */
@@ -69,9 +70,8 @@ typedef struct {
 int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt);
 void ulpb_call_buffer_free(ulpb_call_buffer *b);
 /* e on in[0, n) into out[0, n) through b; *seconds gains the time spent in e's calls. 0, or -1 and a message. */
-int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n, uint64_t salt,
-                      double *seconds, char *err, size_t err_len);
-
+int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
+                      uint64_t *call_index, double *seconds, char *err, size_t err_len);
 /* e on the n elements at *data in place, with guard elements on both sides (the array is moved within a larger one,
  * so *data may change): 0, or -1 and a message when e wrote outside them or memory ran out. */
 int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char *err, size_t err_len);

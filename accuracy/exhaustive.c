@@ -5,6 +5,7 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +88,13 @@ static int check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result
     cr->fallbacks = cr->misrounded_listed = 0;
     cr->impl_seconds = cr->reference_seconds = 0.0;
     const uint32_t base = (uint32_t)chunk << ULPB_CHUNK_BITS;
+    uint64_t call_index = (uint64_t)chunk; /* whatever thread checks the chunk: two cycles of lengths per chunk */
     for (uint32_t block = 0; block < CHUNK_INPUTS; block += BATCH) {
         for (uint32_t i = 0; i < BATCH; i++) {
             const uint32_t bits = base + block + i;
             memcpy(&in[i], &bits, sizeof bits);
         }
-        if (ulpb_call_checked(spec->entry, calls, in, out, BATCH, base + block, &cr->impl_seconds, failure,
-                              failure_len))
+        if (ulpb_call_checked(spec->entry, calls, in, out, BATCH, &call_index, &cr->impl_seconds, failure, failure_len))
             return -1;
         const double t1 = now_seconds();
         for (uint32_t i = 0; i < BATCH; i++)
@@ -143,6 +144,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     const double start = now_seconds();
     double last_progress = start, last_checkpoint = start;
     int finished = 0;
+    atomic_int failed = 0; /* a chunk's implementation misbehaved: the other threads stop (st->failure says why) */
     bool checkpoint_writing = false; /* a thread is writing a checkpoint (read and set under the merge lock) */
 #pragma omp parallel num_threads(threads)
     {
@@ -156,12 +158,12 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         }
 #pragma omp for schedule(dynamic, 1)
         for (int t = 0; t < todo_count; t++) {
-            if (g_stop_requested) continue;
+            if (g_stop_requested || atomic_load_explicit(&failed, memory_order_relaxed)) continue;
             char failure[sizeof st->failure];
             if (check_chunk(spec, todo[t], cr, in, out, refs, &calls, failure, sizeof failure)) {
 #pragma omp critical(ulpb_exhaustive_merge)
                 if (!st->failure[0]) snprintf(st->failure, sizeof st->failure, "%s", failure);
-                g_stop_requested = 1;
+                atomic_store_explicit(&failed, 1, memory_order_relaxed);
                 continue;
             }
             ulpb_exhaustive_state *partial = NULL; /* a snapshot to checkpoint, written outside the merge */
@@ -184,7 +186,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }
-                if (spec->checkpoint && !checkpoint_writing && finished < todo_count && !g_stop_requested &&
+                if (spec->checkpoint && !checkpoint_writing && finished < todo_count && !g_stop_requested && !failed &&
                     t_now - last_checkpoint >= spec->checkpoint_seconds) {
                     partial = malloc(sizeof *partial);
                     if (partial) {

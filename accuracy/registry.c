@@ -284,7 +284,7 @@ static int check_library_file(library_item *item, char *err, size_t err_len) {
 enum { RECORD_PATH_MAX = 4 * PATH_MAX + 4 };
 static const char *record_word(const char *path) {
     static char quoted[RECORD_PATH_MAX];
-    *ulpb_append_quoted(quoted, path, "_./=:+@%^-") = 0;
+    *ulpb_append_quoted(quoted, path, ULPB_SHELL_PLAIN_RECORD) = 0;
     return quoted;
 }
 
@@ -471,7 +471,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     const size_t builtin_count = ulpb_entry_count;
     ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
     const size_t record_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (RECORD_PATH_MAX + 128),
-                 identity_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (NAME_MAX + 128);
+                 identity_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (4 * NAME_MAX + 132);
     char *record = calloc(record_len, 1), *identity = calloc(identity_len, 1);
     if (!entries || !record || !identity) {
         free(entries), free(record), free(identity);

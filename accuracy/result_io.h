@@ -58,6 +58,11 @@ int ulpb_json_number(const cJSON *item, double *v);
  * (which would break a report's line), in bash's $'...' with octal escapes. p needs 4 strlen(word) + 4 bytes. Returns
  * the end (not terminated). */
 char *ulpb_append_quoted(char *p, const char *word, const char *plain);
+/* The characters beside letters and digits that a shell word may hold unquoted; a command's first word needs '='
+ * quoted too (or X=y/ulpbench would read as an assignment), and a path in a record ',' (which separates its items). */
+#define ULPB_SHELL_PLAIN         "_./=,:+@%^-"
+#define ULPB_SHELL_PLAIN_COMMAND "_./,:+@%^-"
+#define ULPB_SHELL_PLAIN_RECORD  "_./=:+@%^-"
 /* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
 bool ulpb_libraries_differ(const char **a, const char **b);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);

@@ -186,11 +186,6 @@ static int check_not_input(const char *sub, const char *output, const char *inpu
 static char **g_env_words;
 static int g_env_count;
 
-/* The characters a shell word may hold unquoted; the program's path also needs '=' quoted, or X=y/ulpbench would read
- * as an assignment. */
-#define SHELL_PLAIN         "_./=,:+@%^-"
-#define SHELL_PLAIN_PROGRAM "_./,:+@%^-"
-
 /* The command line as one shell-safe string for the reports: g_env_words (NAME=value, of which only the value is
  * quoted, or the shell would take the word for a command rather than an assignment), then argv's words. */
 static char *join_command(int argc, char **argv) {
@@ -202,12 +197,13 @@ static char *join_command(int argc, char **argv) {
     for (int i = 0; i < total; i++) {
         if (i) *p++ = ' ';
         if (i >= g_env_count) {
-            p = ulpb_append_quoted(p, argv[i - g_env_count], i == g_env_count ? SHELL_PLAIN_PROGRAM : SHELL_PLAIN);
+            p = ulpb_append_quoted(p, argv[i - g_env_count],
+                                   i == g_env_count ? ULPB_SHELL_PLAIN_COMMAND : ULPB_SHELL_PLAIN);
             continue;
         }
         const char *assignment = g_env_words[i], *value = strchr(assignment, '=') + 1;
         p += sprintf(p, "%.*s", (int)(value - assignment), assignment);
-        p = *value ? ulpb_append_quoted(p, value, SHELL_PLAIN) : p;
+        p = *value ? ulpb_append_quoted(p, value, ULPB_SHELL_PLAIN) : p;
     }
     *p = 0;
     return s;

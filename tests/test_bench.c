@@ -468,8 +468,6 @@ static void targets_name_registry_entries(void **state) {
     }
 }
 
-/* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
- * each one's own median (per-round ratios, their median), and ulpb_bench_ratio_to reads the member it names. */
 /* Two scripted members, 'slow' and 'steady', in a registry of their own: each pass's wall time is set by the member
  * that ran in it (the clock's reading at a pass's end adds the time the script gives that member's k-th pass; empty
  * passes, which time the CPU clock's cost, take none), and the members record the order in which their passes ran.
@@ -724,6 +722,8 @@ static void round_orders_are_shuffled(void **state) {
     assert_true(changes > ROUNDS / 2);
 }
 
+/* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
+ * each one's own median (per-round ratios, their median), and ulpb_bench_ratio_to reads the member it names. */
 static void ratios_read_as_throughput(void **state) {
     (void)state;
     /* ns per element: member 0 in rounds 0..2, then member 1 */

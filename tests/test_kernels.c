@@ -568,10 +568,10 @@ static void first_calls_stay_within_the_stack_bound(void **state) {
     free(x), free(y);
 }
 
-/* Threads that make their first calls of omk at the same moment, in a child forked before the parent calls omk: each
- * of CONCURRENT_THREADS calls every kernel the build runs, starting from a different one, so that several fill the same
- * 16-bit table and resolve the same entry point at once; every thread's results must be those the kernels give once
- * the process has settled. */
+/* Threads that make their first calls of omk at the same moment, in a child forked before the parent calls omk (the
+ * dispatch undecided, the tables empty): each of CONCURRENT_THREADS calls every kernel the build runs, starting from a
+ * different one, so that several decide the dispatch, fill the same 16-bit table and resolve the same entry point at
+ * once; every thread's results must be those the kernels give once the process has settled. */
 enum { CONCURRENT_THREADS = 8, CONCURRENT_N = 2048, CONCURRENT_KERNELS = 8 };
 typedef struct {
     pthread_barrier_t *start;
@@ -623,7 +623,7 @@ static void concurrent_first_calls_agree(void **state) {
     (void)state;
     const ulpb_entry *kernels[CONCURRENT_KERNELS];
     int kernel_count = 0;
-    for (size_t e = 0; e < ulpb_entry_count; e++)
+    for (size_t e = 0; e < ulpb_entry_count && kernel_count < CONCURRENT_KERNELS; e++)
         if (ulpb_entries[e].role == ULPB_ROLE_PRODUCTION && ulpb_entry_available(&ulpb_entries[e]))
             kernels[kernel_count++] = &ulpb_entries[e];
     assert_int_equal(kernel_count, CONCURRENT_KERNELS);
@@ -772,8 +772,9 @@ static void tables_agree_with_the_direct_evaluation(void **state) {
 int main(void) {
     if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(first_calls_stay_within_the_stack_bound), /* first: before the parent calls omk */
-        cmocka_unit_test(concurrent_first_calls_agree),            /* so is this one */
+        /* first: before the parent calls omk (the next one's message settles the dispatch) */
+        cmocka_unit_test(concurrent_first_calls_agree),
+        cmocka_unit_test(first_calls_stay_within_the_stack_bound),
 #if defined(__x86_64__) || defined(__i386__)
         cmocka_unit_test(results_ignore_the_callers_fp_environment), /* before any table is filled */
 #endif
