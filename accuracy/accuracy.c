@@ -158,6 +158,11 @@ void ulpb_call_buffer_free(ulpb_call_buffer *b) {
     b->scratch = NULL;
 }
 
+/* Fills scratch[from, to) (elements) with the poison. */
+static void fill_poison(const ulpb_call_buffer *b, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) pack(b->bytes, &b->poison, (char *)b->scratch + i * b->bytes, 1);
+}
+
 /* Whether the guards around y = scratch[lead, lead + n) still hold the poison; if not, err names the changed element
  * nearest to y. */
 static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, size_t lead, size_t n, const char *call,
@@ -184,7 +189,7 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
         if (len > n - done) len = n - done;
         const size_t shift = (size_t)((k + k / ULPB_CALL_LENGTH_MAX) % ULPB_CALL_SHIFTS);
         const size_t lead = guard + shift, total = lead + len + guard;
-        for (size_t i = 0; i < total; i++) pack(b->bytes, &b->poison, (char *)b->scratch + i * b->bytes, 1);
+        fill_poison(b, 0, total);
         const char *x = (const char *)in + done * b->bytes;
         char *y = (char *)b->scratch + lead * b->bytes;
         const double t0 = now_seconds();
@@ -221,10 +226,8 @@ int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char 
     *data = grown;
     memmove(grown + ULPB_CALL_GUARD_BYTES, grown, n * b.bytes);
     b.scratch = grown;
-    for (size_t i = 0; i < guard; i++) {
-        pack(b.bytes, &b.poison, grown + i * b.bytes, 1);
-        pack(b.bytes, &b.poison, grown + ULPB_CALL_GUARD_BYTES + (n + i) * b.bytes, 1);
-    }
+    fill_poison(&b, 0, guard);
+    fill_poison(&b, guard + n, guard + n + guard);
     char *y = grown + ULPB_CALL_GUARD_BYTES;
     e->fn(y, y, n);
     char call[64];
@@ -390,24 +393,17 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         }
     }
     if (spec->progress && now_seconds() - start > 1.0 && isatty(2)) fputc('\n', stderr);
-    if (failed) {
-#pragma omp parallel num_threads(threads)
-        ref_free_cache();
-        free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
-        free(call_index);
-        return -1;
-    }
-    if (spec->fast_reference)
+    if (spec->fast_reference && !failed)
         for (int r = 0; r < n_results; r++)
             for (int k = 0; k < p.count; k++)
                 ulpb_stats_remeasure_worst(&results[r].per_sampler[k], ulpb_ops[spec->op].ref, &dt->format);
 #pragma omp parallel num_threads(threads)
     ref_free_cache();
-    for (int r = 0; r < n_results; r++) {
+    for (int r = 0; r < n_results && !failed; r++) {
         for (int k = 0; k < p.count; k++) ulpb_stats_merge(&results[r].total, &results[r].per_sampler[k]);
         results[r].reference_seconds = reference_seconds;
     }
     free(bits), free(slot), free(x), free(ref), free(in), free(out), ulpb_call_buffer_free(&calls);
     free(call_index);
-    return n_results;
+    return failed ? -1 : n_results;
 }
