@@ -1,11 +1,14 @@
 #!/bin/sh
 # The install contract: `cmake --install` into a fresh prefix, then a program outside the tree
 # builds against it through pkg-config (shared and static) and runs.
-# Usage: install_consumer.sh BUILD_DIR C_COMPILER [LIBDIR]  (LIBDIR: the build's CMAKE_INSTALL_LIBDIR, default lib)
+# Usage: install_consumer.sh BUILD_DIR C_COMPILER [LIBDIR [INCLUDEDIR [BINDIR]]]  (the build's CMAKE_INSTALL_LIBDIR,
+# _INCLUDEDIR and _BINDIR, relative; by default lib, include and bin)
 set -eu
 build=$1
 cc=$2
 libdir=${3:-lib}
+includedir=${4:-include}
+bindir=${5:-bin}
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -28,10 +31,10 @@ export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 "$cc" "$prefix/consumer.c" $(pkg-config --cflags omk) "$prefix/$libdir/libomk.a" $(pkg-config --static --libs-only-other omk) -lm \
   -o "$prefix/static"
 "$prefix/static"
-test -x "$prefix/bin/ulpbench"
+test -x "$prefix/$bindir/ulpbench"
 # libomk.so exports the functions omk.h declares and nothing else: the per-build kernels and internals stay hidden.
 nm -D --defined-only "$prefix/$libdir/libomk.so" | awk '{print $3}' | sort >"$prefix/exported"
-sed -n 's/^OMK_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' "$prefix/include/omk.h" | sort >"$prefix/declared"
+sed -n 's/^OMK_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' "$prefix/$includedir/omk.h" | sort >"$prefix/declared"
 if [ ! -s "$prefix/declared" ] || ! diff "$prefix/declared" "$prefix/exported" >&2; then
   echo "install_consumer: libomk.so's exported symbols (>) differ from omk.h's functions (<)" >&2
   exit 1
@@ -50,8 +53,16 @@ CMAKE
 version=$("$prefix/shared" | awk '{print $NF}')
 major=${version%%.*}
 minor=$(echo "$version" | cut -d. -f2)
+# CMake's package search looks under lib, lib/<arch> and share (lib64 only where the platform asks for it, not on
+# Debian): a package in another library directory is named to it, as its users would name it.
+package_hint() {
+  case $libdir in
+  lib | lib/*) ;;
+  *) echo "-Domk_DIR=$1/$libdir/cmake/omk" ;;
+  esac
+}
 cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/build" -DCMAKE_C_COMPILER="$cc" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DOMK_WANTED="$version" >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefix" $(package_hint "$prefix") -DOMK_WANTED="$version" >/dev/null
 cmake --build "$prefix/cmake-consumer/build" >/dev/null
 "$prefix/cmake-consumer/build/shared"
 "$prefix/cmake-consumer/build/static"
@@ -65,7 +76,7 @@ if ldd "$prefix/cmake-consumer/build/static" | grep -q libomk; then
 fi
 # A newer minor version is refused by the version check itself (not by some other configure error).
 if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE_C_COMPILER="$cc" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DOMK_WANTED="$major.$((minor + 1))" >/dev/null 2>"$prefix/too-new.err" ||
+  -DCMAKE_PREFIX_PATH="$prefix" $(package_hint "$prefix") -DOMK_WANTED="$major.$((minor + 1))" >/dev/null 2>"$prefix/too-new.err" ||
   ! grep -q "version: $version" "$prefix/too-new.err"; then
   echo "install_consumer: find_package(omk $major.$((minor + 1))) was not refused for version $version" >&2
   cat "$prefix/too-new.err" >&2
@@ -73,9 +84,9 @@ if cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/too-new" -DCMAKE
 fi
 # Relocatable: the installed tree moved elsewhere still serves find_package.
 mkdir -p "$prefix/moved"
-cp -a "$prefix/include" "$prefix/${libdir%%/*}" "$prefix/moved/"
+for top in $(printf '%s\n' "${includedir%%/*}" "${libdir%%/*}" | sort -u); do cp -a "$prefix/$top" "$prefix/moved/"; done
 cmake -S "$prefix/cmake-consumer" -B "$prefix/cmake-consumer/moved" -DCMAKE_C_COMPILER="$cc" \
-  -DCMAKE_PREFIX_PATH="$prefix/moved" -DOMK_WANTED="$version" >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefix/moved" $(package_hint "$prefix/moved") -DOMK_WANTED="$version" >/dev/null
 grep -q "$prefix/moved/$libdir/libomk.a" "$prefix/cmake-consumer/moved/CMakeFiles/static.dir/link.txt"
 cmake --build "$prefix/cmake-consumer/moved" >/dev/null
 "$prefix/cmake-consumer/moved/static"
@@ -85,7 +96,7 @@ src=$(dirname "$0")/..
 deep=lib/x86_64-linux-gnu
 cmake -S "$src" -B "$prefix/deep-build" -DCMAKE_INSTALL_LIBDIR=$deep -DULPB_BUILD_TESTS=OFF >/dev/null
 mkdir -p "$prefix/deep/$deep/pkgconfig" "$prefix/deep/include"
-cp "$prefix/include/omk.h" "$prefix/deep/include/"
+cp "$prefix/$includedir/omk.h" "$prefix/deep/include/"
 cp -P "$prefix/$libdir"/libomk.* "$prefix/deep/$deep/"
 cp "$prefix/deep-build/omk.pc" "$prefix/deep/$deep/pkgconfig/"
 export PKG_CONFIG_PATH="$prefix/deep/$deep/pkgconfig"
