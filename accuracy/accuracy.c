@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fp_controls.h"
 #include "samplers.h"
 
 const char *const ulpb_hist_labels[ULPB_HIST_BINS] = {"0", "<=0.5", "<=1", "<=2", "<=4", ">4"};
@@ -145,11 +146,19 @@ static uint64_t poison_bits(const ulpb_dtype *dt) {
     return exponent | (0x2a5a5a5a5a5a5a5aull & ((1ull << (mantissa_bits - 1)) - 1));
 }
 
+/* One of the buffer's two regions (0: y, 1: x), each [guard | room for the shift | longest call | guard], 64-byte
+ * aligned. */
+static size_t region_elements(const ulpb_call_buffer *b) {
+    return (2 * ULPB_CALL_GUARD_BYTES + ULPB_CALL_ALIGN_BYTES) / b->bytes + ULPB_CALL_LENGTH_LONGEST;
+}
+static char *region(const ulpb_call_buffer *b, int which) {
+    return (char *)b->scratch + (size_t)which * ((region_elements(b) * b->bytes + 63) & ~(size_t)63);
+}
+
 int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt) {
     b->bytes = dt->bytes;
     b->poison = poison_bits(dt);
-    const size_t bytes = (ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) * b->bytes + 2 * ULPB_CALL_GUARD_BYTES;
-    b->scratch = aligned_alloc(64, (bytes + 63) & ~(size_t)63); /* y at shift 0: on a 64-byte boundary */
+    b->scratch = aligned_alloc(64, 2 * ((region_elements(b) * b->bytes + 63) & ~(size_t)63));
     return b->scratch ? 0 : -1;
 }
 
@@ -158,55 +167,96 @@ void ulpb_call_buffer_free(ulpb_call_buffer *b) {
     b->scratch = NULL;
 }
 
-/* Fills scratch[from, to) (elements) with the poison. */
-static void fill_poison(const ulpb_call_buffer *b, size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) pack(b->bytes, &b->poison, (char *)b->scratch + i * b->bytes, 1);
+/* Fills base[from, to) (elements) with the poison. */
+static void fill_poison(const ulpb_call_buffer *b, char *base, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) pack(b->bytes, &b->poison, base + i * b->bytes, 1);
 }
 
-/* Whether the guards around y = scratch[lead, lead + n) still hold the poison; if not, err names the changed element
- * nearest to y. */
-static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, size_t lead, size_t n, const char *call,
-                        char *err, size_t err_len) {
+/* Whether the guards around base[lead, lead + n) still hold the poison; if not, err names the changed element nearest
+ * to the array (`name`: x or y). */
+static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, const char *base, size_t lead, size_t n,
+                        const char *name, const char *call, char *err, size_t err_len) {
     const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
     long long changed = 0;
     for (size_t i = lead; i-- > lead - guard && !changed;)
-        if (unpack(b->bytes, b->scratch, i) != b->poison) changed = (long long)i - (long long)lead;
+        if (unpack(b->bytes, base, i) != b->poison) changed = (long long)i - (long long)lead;
     for (size_t i = lead + n; i < lead + n + guard && !changed; i++)
-        if (unpack(b->bytes, b->scratch, i) != b->poison) changed = (long long)(i - lead);
+        if (unpack(b->bytes, base, i) != b->poison) changed = (long long)(i - lead);
     if (changed)
-        snprintf(err, err_len, "'%s' %s %s wrote outside its output: y[%lld] changed in %s", e->impl,
-                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, changed, call);
+        snprintf(err, err_len, "'%s' %s %s wrote outside its output: %s[%lld] changed in %s", e->impl,
+                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, name, changed, call);
     return !changed;
+}
+
+/* Whether e gave back the floating-point controls it found (fp_controls.h); if not, they are put back and err says
+ * what changed. */
+static bool controls_kept(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err, size_t err_len) {
+    const ulpb_fp_controls after = ulpb_fp_controls_now();
+    if (ulpb_fp_controls_equal(before, after)) return true;
+    ulpb_fp_controls_set(before);
+    char what[256];
+    ulpb_fp_controls_describe(before, after, what, sizeof what);
+    snprintf(err, err_len,
+             "'%s' %s %s changed the floating-point controls in %s and left them so: %s; a kernel must give the "
+             "caller's back (omk.h)",
+             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, call, what);
+    return false;
 }
 
 int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
                       uint64_t *call_index, double *seconds, char *err, size_t err_len) {
-    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
+    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes, shifts = ULPB_CALL_ALIGN_BYTES / b->bytes;
     const uint64_t sign = 1ull << (8 * b->bytes - 1);
+    char *const y_region = region(b, 0), *const x_region = region(b, 1);
     for (size_t done = 0; done < n; ++*call_index) {
         const uint64_t k = *call_index;
-        size_t len = 1 + (size_t)(k % ULPB_CALL_LENGTH_MAX);
+        const bool longer = k % ULPB_CALL_LONG_EVERY == ULPB_CALL_LONG_EVERY - 1;
+        size_t len = longer ? ((size_t)(ULPB_CALL_LENGTH_MAX + 1) << (k / ULPB_CALL_LONG_EVERY % 3)) +
+                                  (size_t)(k / ULPB_CALL_LONG_EVERY % 61)
+                            : 1 + (size_t)(k % ULPB_CALL_LENGTH_MAX);
         if (len > n - done) len = n - done;
-        const size_t shift = (size_t)((k + k / ULPB_CALL_LENGTH_MAX) % ULPB_CALL_SHIFTS);
-        const size_t lead = guard + shift, total = lead + len + guard;
-        fill_poison(b, 0, total);
+        const bool in_place = (k >> 1) & 1;
+        const size_t shift = (size_t)((k + k / ULPB_CALL_LENGTH_MAX) % shifts), x_shift = (size_t)(k / 3 % shifts);
+        const size_t lead = guard + shift, x_lead = guard + x_shift;
         const char *x = (const char *)in + done * b->bytes;
-        char *y = (char *)b->scratch + lead * b->bytes;
+        char *y = y_region + lead * b->bytes, *xs = in_place ? y : x_region + x_lead * b->bytes;
+        fill_poison(b, y_region, 0, lead + len + guard);
+        if (!in_place) fill_poison(b, x_region, 0, x_lead + len + guard);
+        memcpy(xs, x, len * b->bytes);
+        char call[128];
+        if (in_place)
+            snprintf(call, sizeof call, "a call with n = %zu in place (y %zu elements past a 64-byte boundary)", len,
+                     shift);
+        else
+            snprintf(call, sizeof call, "a call with n = %zu (x %zu and y %zu elements past a 64-byte boundary)", len,
+                     x_shift, shift);
+        const ulpb_fp_controls controls = ulpb_fp_controls_now();
         const double t0 = now_seconds();
-        e->fn(x, y, len);
+        ulpb_kernel_running(e, len);
+        e->fn(xs, y, len);
+        ulpb_kernel_running(NULL, 0);
         *seconds += now_seconds() - t0;
-        char call[96];
-        snprintf(call, sizeof call, "a call with n = %zu (y %zu elements past a 64-byte boundary)", len, shift);
-        if (!guards_hold(e, b, lead, len, call, err, err_len)) return -1;
-        /* an input that is the poison, or its negation, may come back as that bits (wrongly): the ruler counts it */
-        for (size_t i = 0; i < len; i++)
-            if (unpack(b->bytes, y, i) == b->poison && (unpack(b->bytes, x, i) & ~sign) != (b->poison & ~sign)) {
-                snprintf(err, err_len,
-                         "'%s' %s %s left y[%zu] unwritten in %s: it still holds the signalling NaN put there before "
-                         "the call",
-                         e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
-                return -1;
-            }
+        if (!controls_kept(e, controls, call, err, err_len)) return -1;
+        if (!guards_hold(e, b, y_region, lead, len, "y", call, err, err_len)) return -1;
+        if (!in_place) {
+            if (!guards_hold(e, b, x_region, x_lead, len, "x", call, err, err_len)) return -1;
+            for (size_t i = 0; i < len; i++)
+                if (unpack(b->bytes, xs, i) != unpack(b->bytes, x, i)) {
+                    snprintf(err, err_len, "'%s' %s %s wrote into its input: x[%zu] changed in %s", e->impl,
+                             ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
+                    return -1;
+                }
+            /* an input that is the poison, or its negation, may come back as that bits (wrongly): the ruler counts
+             * it */
+            for (size_t i = 0; i < len; i++)
+                if (unpack(b->bytes, y, i) == b->poison && (unpack(b->bytes, x, i) & ~sign) != (b->poison & ~sign)) {
+                    snprintf(err, err_len,
+                             "'%s' %s %s left y[%zu] unwritten in %s: it still holds the signalling NaN put there "
+                             "before the call",
+                             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
+                    return -1;
+                }
+        }
         memcpy((char *)out + done * b->bytes, y, len * b->bytes);
         done += len;
     }
@@ -225,14 +275,17 @@ int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char 
     }
     *data = grown;
     memmove(grown + ULPB_CALL_GUARD_BYTES, grown, n * b.bytes);
-    b.scratch = grown;
-    fill_poison(&b, 0, guard);
-    fill_poison(&b, guard + n, guard + n + guard);
+    fill_poison(&b, grown, 0, guard);
+    fill_poison(&b, grown, guard + n, guard + n + guard);
     char *y = grown + ULPB_CALL_GUARD_BYTES;
-    e->fn(y, y, n);
     char call[64];
     snprintf(call, sizeof call, "a call with n = %zu, in place", n);
-    if (!guards_hold(e, &b, guard, n, call, err, err_len)) return -1;
+    const ulpb_fp_controls controls = ulpb_fp_controls_now();
+    ulpb_kernel_running(e, n);
+    e->fn(y, y, n);
+    ulpb_kernel_running(NULL, 0);
+    if (!controls_kept(e, controls, call, err, err_len)) return -1;
+    if (!guards_hold(e, &b, grown, guard, n, "y", call, err, err_len)) return -1;
     memmove(grown, y, n * b.bytes);
     return 0;
 }

@@ -54,15 +54,24 @@ typedef struct {
  * message in err when nothing matches. */
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len);
 
-/* Applying a kernel under test as a program could and checking what it wrote: ulpb_call_checked splits n elements into
- * calls of lengths 1, 2, 3, ... up to ULPB_CALL_LENGTH_MAX and again from 1 (*call_index counts the calls, across
- * the caller's calls of it), each writing to a scratch array at one of ULPB_CALL_SHIFTS element offsets from an
- * aligned start (another one in each cycle of lengths), between guard bytes, all of it filled beforehand with a
- * signalling NaN that no kernel returns. A kernel that writes outside its n outputs, or leaves one unwritten, is then
- * refused with a message naming the call, instead of being measured on whatever memory held. */
-enum { ULPB_CALL_LENGTH_MAX = 1031, ULPB_CALL_SHIFTS = 8, ULPB_CALL_GUARD_BYTES = 128 };
+/* Applying a kernel under test as a program could and checking what it did: ulpb_call_checked splits n elements into
+ * calls of lengths 1, 2, 3, ... up to ULPB_CALL_LENGTH_MAX and again from 1, and every ULPB_CALL_LONG_EVERY-th call
+ * a longer one, 1032, 2064 or 4128 elements and up to 60 more (*call_index counts the calls, across the caller's
+ * calls of it; a call ends where the caller's array does). Every other pair of calls is in place; the others read a
+ * copy of the input, which must be unchanged after the call. Each call's output starts at one of the element
+ * offsets from a 64-byte boundary (another one in each cycle of lengths; the input at another), between guard
+ * bytes, all of it filled beforehand with a signalling NaN that no kernel returns. A kernel that writes outside its
+ * arrays or into its input, leaves an output unwritten, or changes the floating-point controls (fp_controls.h) is
+ * refused with a message naming the call, instead of being measured on whatever memory or arithmetic it left. */
+enum {
+    ULPB_CALL_LENGTH_MAX = 1031,
+    ULPB_CALL_LONG_EVERY = 64,
+    ULPB_CALL_LENGTH_LONGEST = 4 * (ULPB_CALL_LENGTH_MAX + 1) + 60,
+    ULPB_CALL_ALIGN_BYTES = 64,
+    ULPB_CALL_GUARD_BYTES = 128
+};
 typedef struct {
-    void *scratch; /* (ULPB_CALL_SHIFTS + ULPB_CALL_LENGTH_MAX) elements and the guard bytes */
+    void *scratch; /* two regions, for y and a copy of x, each with room for the offsets and the guards */
     size_t bytes;  /* element size */
     uint64_t poison;
 } ulpb_call_buffer;

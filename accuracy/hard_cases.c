@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "samplers.h"
+
 static const ref_format binary64 = {53, 11}, binary32 = {24, 8};
 
 static double double_from(uint64_t bits) {
@@ -92,7 +94,8 @@ static bool listed(const ulpb_hard_case *rows, int n, uint64_t bits) {
 /* Inputs whose difficulty is structural: reduction worst cases and omk's switch points. */
 static int structural_inputs(ulpb_op_id op, uint64_t *out) {
     int n = 0;
-    if (op == ULPB_OP_cos) {
+    switch (op) { /* no default: a new op must name its switch points (-Wswitch) */
+    case ULPB_OP_cos:
         out[n++] = bits_of(0x1.6ac5b262ca1ffp+849); /* 6381956970095103 * 2^797: closest to k pi/2 */
         out[n++] = bits_of(0x1.921fb54442d18p+0);   /* nearest to pi/2 */
         out[n++] = bits_of(0x1.921fb54442d18p+1);   /* nearest to pi */
@@ -102,7 +105,8 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
         out[n++] = bits_of(0x1p-27); /* tiny switch of the fast reference */
         out[n++] = bits_of(0x1p-27) - 1;
         out[n++] = bits_of(0x1.fffffffffffffp+1023);
-    } else {
+        break;
+    case ULPB_OP_asin:
         out[n++] = bits_of(0.5); /* branch switch */
         out[n++] = bits_of(0.5) - 1;
         out[n++] = bits_of(1.0) - 1; /* next to 1 */
@@ -116,8 +120,19 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
         out[n++] = bits_of(0.7) + 1;
         out[n++] = bits_of(0.5 / (256.0 - 0x1p-8)); /* lower edge of the rotation table's second cell */
         out[n++] = bits_of(0.5 / (256.0 - 0x1p-8)) + 1;
+        break;
+    case ULPB_OP_COUNT:
+        break;
     }
     return n;
+}
+
+/* The sampler of the s-th starting point of a search: in turn the op's samplers after the special values and the
+ * uniform bits, that is its uniform domain and its two of hard regions (cos: huge, near k pi/2; asin: near 1, tiny). */
+static int search_sampler(ulpb_op_id op, int s) {
+    int samplers[SAMPLER_COUNT];
+    const int count = samplers_for_op(op, samplers);
+    return samplers[count - 3 + s % 3];
 }
 
 /* by_distance, ties broken by the input: an order the thread count does not change */
@@ -139,8 +154,7 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
     if (!pool) return -1;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
     for (int s = 0; s < starts; s++) {
-        /* starting points from the runner's samplers: domain, huge or near k pi/2, near 1 or tiny */
-        const int sampler = op == ULPB_OP_cos ? 2 + s % 3 : (s % 3 == 0 ? 2 : 3 + s % 3);
+        const int sampler = search_sampler(op, s);
         const uint64_t start = ulpb_sampler_input(sampler, op, ULPB_DTYPE_f64, seed, (uint64_t)s);
         ulpb_hard_case *mine = pool + (size_t)s * (size_t)per_start;
         int kept = 0;
@@ -183,18 +197,23 @@ int ulpb_hard_case_search(ulpb_op_id op, uint64_t seed, int starts, int span, in
 /* The binary32 switch points of omk's paths (cos.c, asin.c). */
 static int structural_inputs_f32(ulpb_op_id op, uint32_t *out) {
     int n = 0;
-    if (op == ULPB_OP_cos) {
+    switch (op) { /* no default, as above */
+    case ULPB_OP_cos:
         out[n++] = 0x49800000; /* 2^20: cos_f32_fast ends, cos_f32_huge begins */
         out[n++] = 0x497fffff;
         out[n++] = 0x3fc90fdb; /* nearest to pi/2 */
         out[n++] = 0x40490fdb; /* nearest to pi */
         out[n++] = 0x3f490fdb; /* nearest to pi/4: quadrant switch */
         out[n++] = 0x7f7fffff; /* largest finite */
-    } else {
+        break;
+    case ULPB_OP_asin:
         out[n++] = 0x3f000000; /* 0.5: the branch switch */
         out[n++] = 0x3effffff;
         out[n++] = 0x3f7fffff; /* next to 1 */
         out[n++] = 0x3f3504f3; /* nearest to 2^-1/2 */
+        break;
+    case ULPB_OP_COUNT:
+        break;
     }
     return n;
 }

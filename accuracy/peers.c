@@ -24,14 +24,13 @@
         for (size_t i = 0; i < n; i++) out[i] = narrow(libm_fn(widen(in[i])));                                         \
     }
 
-PEER_LIBM(peer_glibc_cos_f32, cosf, float)
-PEER_LIBM(peer_glibc_cos_f64, cos, double)
-PEER_LIBM(peer_glibc_asin_f32, asinf, float)
-PEER_LIBM(peer_glibc_asin_f64, asin, double)
-PEER_LIBM_NARROW(peer_glibc_cos_f16, cosf, omk_f16_to_f32, omk_f32_to_f16)
-PEER_LIBM_NARROW(peer_glibc_cos_bf16, cosf, omk_bf16_to_f32, omk_f32_to_bf16)
-PEER_LIBM_NARROW(peer_glibc_asin_f16, asinf, omk_f16_to_f32, omk_f32_to_f16)
-PEER_LIBM_NARROW(peer_glibc_asin_bf16, asinf, omk_bf16_to_f32, omk_f32_to_bf16)
+/* The ULPB_SCALAR_PEER rows of registry.def. */
+#define ULPB_SCALAR_PEER(impl, ident, op, library, f32_fn, f64_fn)                                                     \
+    PEER_LIBM(peer_##ident##_##op##_f32, f32_fn, float)                                                                \
+    PEER_LIBM(peer_##ident##_##op##_f64, f64_fn, double)                                                               \
+    PEER_LIBM_NARROW(peer_##ident##_##op##_f16, f32_fn, omk_f16_to_f32, omk_f32_to_f16)                                \
+    PEER_LIBM_NARROW(peer_##ident##_##op##_bf16, f32_fn, omk_bf16_to_f32, omk_f32_to_bf16)
+#include "registry.def"
 
 /* The same bytes moved and nothing computed. In place there is nothing to move (and memcpy
  * must not overlap). */

@@ -12,8 +12,9 @@
                         _mm512_cvtps_ph(fn(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(in)))),                \
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 
-#define DEFINE_AVX512_PEERS(impl, op, f32_fn, f64_fn)                                                                  \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_f32, float, 16, STEP_F32, f32_fn)                                              \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_f64, double, 8, STEP_F64, f64_fn)                                              \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_f16, uint16_t, 16, STEP_F16, f32_fn)
-ULPB_AVX512_VECTOR_FUNCTIONS(DEFINE_AVX512_PEERS)
+#undef WRAP_AVX512
+#define WRAP_AVX512(ident, op, f32_fn, f64_fn)                                                                         \
+    ULPB_SIMD_PEER(peer_##ident##_##op##_f32, float, 16, STEP_F32, f32_fn)                                             \
+    ULPB_SIMD_PEER(peer_##ident##_##op##_f64, double, 8, STEP_F64, f64_fn)                                             \
+    ULPB_SIMD_PEER(peer_##ident##_##op##_f16, uint16_t, 16, STEP_F16, f32_fn)
+#include "registry.def"

@@ -12,6 +12,7 @@ static inline __m512 widen_bf16x16(const uint16_t *in) {
 
 #define STEP_BF16(fn, in, out) _mm256_storeu_si256((__m256i *)(out), (__m256i)_mm512_cvtneps_pbh(fn(widen_bf16x16(in))))
 
-#define DEFINE_AVX512_BF16_PEERS(impl, op, f32_fn, f64_fn)                                                             \
-    ULPB_SIMD_PEER(peer_##impl##_##op##_bf16, uint16_t, 16, STEP_BF16, f32_fn)
-ULPB_AVX512_VECTOR_FUNCTIONS(DEFINE_AVX512_BF16_PEERS)
+#undef WRAP_AVX512
+#define WRAP_AVX512(ident, op, f32_fn, f64_fn)                                                                         \
+    ULPB_SIMD_PEER(peer_##ident##_##op##_bf16, uint16_t, 16, STEP_BF16, f32_fn)
+#include "registry.def"

@@ -1,6 +1,6 @@
 /* Shared by the vector peer files (peers_avx2.c, peers_avx512.c, peers_avx512bf16.c), each
  * compiled with its own ISA flags so that no instruction leaks into code the CPU check does not
- * guard. The libraries' vector functions are listed once here and wrapped per file. */
+ * guard. */
 #ifndef ULPB_PEERS_SIMD_H
 #define ULPB_PEERS_SIMD_H
 
@@ -27,22 +27,12 @@
         }                                                                                                              \
     }
 
-/* X(impl, op, binary32 function, binary64 function); impl spells the registry name with '_'. */
-#define ULPB_AVX512_VECTOR_FUNCTIONS(X)                                                                                \
-    X(libmvec_avx512, cos, _ZGVeN16v_cosf, _ZGVeN8v_cos)                                                               \
-    X(libmvec_avx512, asin, _ZGVeN16v_asinf, _ZGVeN8v_asin)                                                            \
-    X(sleef_u10_avx512, cos, Sleef_cosf16_u10avx512f, Sleef_cosd8_u10avx512f)                                          \
-    X(sleef_u10_avx512, asin, Sleef_asinf16_u10avx512f, Sleef_asind8_u10avx512f)                                       \
-    X(sleef_u35_avx512, cos, Sleef_cosf16_u35avx512f, Sleef_cosd8_u35avx512f)                                          \
-    X(sleef_u35_avx512, asin, Sleef_asinf16_u35avx512f, Sleef_asind8_u35avx512f)
-
-#define ULPB_AVX2_VECTOR_FUNCTIONS(X)                                                                                  \
-    X(libmvec_avx2, cos, _ZGVdN8v_cosf, _ZGVdN4v_cos)                                                                  \
-    X(libmvec_avx2, asin, _ZGVdN8v_asinf, _ZGVdN4v_asin)                                                               \
-    X(sleef_u10_avx2, cos, Sleef_cosf8_u10avx2, Sleef_cosd4_u10avx2)                                                   \
-    X(sleef_u10_avx2, asin, Sleef_asinf8_u10avx2, Sleef_asind4_u10avx2)                                                \
-    X(sleef_u35_avx2, cos, Sleef_cosf8_u35avx2, Sleef_cosd4_u35avx2)                                                   \
-    X(sleef_u35_avx2, asin, Sleef_asinf8_u35avx2, Sleef_asind4_u35avx2)
+/* The vector peers are the ULPB_VECTOR_PEER rows of registry.def. Each wrapper file redefines WRAP_<its ISA>(ident,
+ * op, binary32 function, binary64 function) to define its wrappers and then includes registry.def: the rows of the
+ * other ISAs expand to nothing there. A new ISA adds its empty line here. */
+#define WRAP_AVX2(ident, op, f32_fn, f64_fn)
+#define WRAP_AVX512(ident, op, f32_fn, f64_fn)
+#define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp) WRAP_##isa(ident, op, f32_fn, f64_fn)
 
 /* glibc's libmvec under its x86_64 vector-function ABI names ('e': AVX-512, 'd': AVX2). math.h
  * offers them only to the auto-vectorizer (-ffast-math), so they are declared here by name;

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fp_controls.h"
 #include "omk.h"
 #include "result_io.h"
 
@@ -42,29 +44,76 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
 #include "omk_kernels.def"
 #undef OMK_KERNEL
 
-#define ULPB_PEER(impl, op, dtype, isa, fn, desc) void fn(const void *x, void *y, size_t n);
-#define ULPB_BASELINE                             ULPB_PEER
+/* A peer row's four wrappers (registry.def), declared. */
+#define PEER_WRAPPERS(ident, op)                                                                                       \
+    void peer_##ident##_##op##_f16(const void *x, void *y, size_t n);                                                  \
+    void peer_##ident##_##op##_bf16(const void *x, void *y, size_t n);                                                 \
+    void peer_##ident##_##op##_f32(const void *x, void *y, size_t n);                                                  \
+    void peer_##ident##_##op##_f64(const void *x, void *y, size_t n);
+#define ULPB_SCALAR_PEER(impl, ident, op, library, f32_fn, f64_fn)           PEER_WRAPPERS(ident, op)
+#define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp) PEER_WRAPPERS(ident, op)
+#define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                        void fn(const void *x, void *y, size_t n);
 #include "registry.def"
 #undef ULPB_BASELINE
-#undef ULPB_PEER
+#undef ULPB_VECTOR_PEER
+#undef ULPB_SCALAR_PEER
+
+/* ULPB_ISA_ of a name that is itself a macro (ULPB_BF16_ISA_<isa>), expanded first. */
+#define ISA_ID(name)  ISA_ID_(name)
+#define ISA_ID_(name) ULPB_ISA_##name
+
+#define PEER_ROW(impl, op, dtype, isa, ident, description, ulp)                                                        \
+    {impl,  ULPB_OP_##op, ULPB_DTYPE_##dtype, peer_##ident##_##op##_##dtype, ULPB_ROLE_PEER, isa, description,         \
+     false, ulp},
 
 static const ulpb_entry builtin_entries[] = {
 #define OMK_KERNEL(op, dtype, ctype, correctly_rounded)                                                                \
-    {"omk",         ULPB_OP_##op,          ULPB_DTYPE_##dtype, omk_entry_##op##_##dtype, ULPB_ROLE_PRODUCTION,         \
-     ULPB_ISA_NONE, "omk " #op " " #dtype, correctly_rounded},
+    {"omk",                                                                                                            \
+     ULPB_OP_##op,                                                                                                     \
+     ULPB_DTYPE_##dtype,                                                                                               \
+     omk_entry_##op##_##dtype,                                                                                         \
+     ULPB_ROLE_PRODUCTION,                                                                                             \
+     ULPB_ISA_NONE,                                                                                                    \
+     "omk " #op " " #dtype,                                                                                            \
+     correctly_rounded,                                                                                                \
+     -1.0},
 #include "omk_kernels.def"
 #undef OMK_KERNEL
-#define ULPB_PEER(impl, op, dtype, isa, fn, desc)                                                                      \
-    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_PEER, ULPB_ISA_##isa, desc, false},
+#define ULPB_SCALAR_PEER(impl, ident, op, library, f32_fn, f64_fn)                                                     \
+    PEER_ROW(impl, op, f16, ULPB_ISA_NONE, ident, library " " #f32_fn ", widened from and rounded back to binary16",   \
+             -1.0)                                                                                                     \
+    PEER_ROW(impl, op, bf16, ULPB_ISA_NONE, ident, library " " #f32_fn ", widened from and rounded back to bfloat16",  \
+             -1.0)                                                                                                     \
+    PEER_ROW(impl, op, f32, ULPB_ISA_NONE, ident, library " " #f32_fn, -1.0)                                           \
+    PEER_ROW(impl, op, f64, ULPB_ISA_NONE, ident, library " " #f64_fn, -1.0)
+#define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp)                                           \
+    PEER_ROW(impl, op, f16, ULPB_ISA_##isa, ident, library " " #f32_fn " via " ULPB_F16_VIA_##isa, ulp)                \
+    PEER_ROW(impl, op, bf16, ISA_ID(ULPB_BF16_ISA_##isa), ident, library " " #f32_fn " via " ULPB_BF16_VIA_##isa, ulp) \
+    PEER_ROW(impl, op, f32, ULPB_ISA_##isa, ident, library " " #f32_fn, ulp)                                           \
+    PEER_ROW(impl, op, f64, ULPB_ISA_##isa, ident, library " " #f64_fn, ulp)
 #define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                                                  \
-    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc, false},
+    {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc, false, -1.0},
 #include "registry.def"
 #undef ULPB_BASELINE
-#undef ULPB_PEER
+#undef ULPB_VECTOR_PEER
+#undef ULPB_SCALAR_PEER
 };
 
 const ulpb_entry *ulpb_entries = builtin_entries;
 size_t ulpb_entry_count = sizeof builtin_entries / sizeof builtin_entries[0];
+
+static _Thread_local const ulpb_entry *volatile running_kernel;
+static _Thread_local volatile size_t running_n;
+
+void ulpb_kernel_running(const ulpb_entry *e, size_t n) {
+    running_n = n;
+    running_kernel = e;
+}
+
+const ulpb_entry *ulpb_kernel_in_call(size_t *n) {
+    *n = running_n;
+    return running_kernel;
+}
 
 /* ---- the user's kernels (ULPB_LIBRARIES) ---- */
 
@@ -288,14 +337,43 @@ static const char *record_word(const char *path) {
     return quoted;
 }
 
+static int segment_holds(struct dl_phdr_info *info, size_t size, void *address) {
+    (void)size;
+    const uintptr_t a = (uintptr_t)address;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        const uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a >= start && a - start < ph->p_memsz) return (ph->p_flags & PF_X) ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Whether address lies in a loaded object's executable segment: a function's code, not data. */
+static bool in_executable_segment(void *address) { return dl_iterate_phdr(segment_holds, address) == 1; }
+
 /* Loads item (checked) into slot: its entries appended to entries[*count...], its record to record. 0, or -1 and a
  * message (the entries it appended stay for the caller to free). */
 static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
                         size_t record_len, char *err, size_t err_len) {
+    const ulpb_fp_controls controls = ulpb_fp_controls_now();
     void *handle = dlopen(item->resolved, RTLD_NOW | RTLD_LOCAL);
+    /* a constructor that adopts the user's locale would turn the JSON's decimal points into commas */
+    setlocale(LC_ALL, "C");
     if (!handle) {
         const char *reason = dlerror();
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, reason ? reason : "unknown error");
+        return -1;
+    }
+    const ulpb_fp_controls loaded = ulpb_fp_controls_now();
+    if (!ulpb_fp_controls_equal(controls, loaded)) {
+        ulpb_fp_controls_set(controls);
+        char what[256];
+        ulpb_fp_controls_describe(controls, loaded, what, sizeof what);
+        snprintf(err, err_len,
+                 "ULPB_LIBRARIES: loading '%s' changed the floating-point controls: %s. A library linked with "
+                 "-ffast-math or -Ofast does so (GCC's crtfastmath.o sets flush to zero at load), for every program "
+                 "that loads it; link it without those flags",
+                 item->path, what);
         return -1;
     }
     int found = 0;
@@ -304,6 +382,13 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
         snprintf(symbol, sizeof symbol, "%s%s", item->prefix, library_kernels[k].suffix);
         library_symbols[slot][k] = dlsym(handle, symbol);
         if (!library_symbols[slot][k]) continue;
+        if (!in_executable_segment(library_symbols[slot][k])) {
+            snprintf(err, err_len,
+                     "ULPB_LIBRARIES: '%s' in '%s' is not a function but data (a pointer to the kernel, say); export "
+                     "the function itself",
+                     symbol, item->path);
+            return -1;
+        }
         char description[LIBRARY_NAME_MAX + 64];
         snprintf(description, sizeof description, "%s from ULPB_LIBRARIES", symbol);
         char *impl = strdup(item->name), *text = strdup(description);
@@ -319,7 +404,8 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
                                            ULPB_ROLE_LIBRARY,
                                            ULPB_ISA_NONE,
                                            text,
-                                           false};
+                                           false,
+                                           -1.0};
         found++;
     }
     if (!found) {

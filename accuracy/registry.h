@@ -62,6 +62,7 @@ typedef struct {
     ulpb_isa isa;
     const char *description;
     bool correctly_rounded; /* production rows: promised on every input (kernels/omk_kernels.def) */
+    double documented_ulp;  /* vector peers: the largest error their library documents, in ulps (-1: none) */
 } ulpb_entry;
 
 typedef struct {
@@ -123,5 +124,11 @@ void ulpb_limit_omk_to_available_isas(void);
 ulpb_isa ulpb_isa_named(const char *name, size_t n);
 /* 0 when every name in ULPB_DISABLE_ISA is an ISA (or it is unset); else -1 and a message in err. */
 int ulpb_check_disable_isa(char *err, size_t err_len);
+
+/* The kernel this thread is running (NULL: none) and its n, for the messages of a crash or an exit() inside it:
+ * ulpb_kernel_running sets it around each call of a kernel (accuracy and bench), ulpb_kernel_in_call reads it
+ * (async-signal-safe). */
+void ulpb_kernel_running(const ulpb_entry *e, size_t n);
+const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
 #endif

@@ -770,7 +770,7 @@ int ulpb_gate_check(const ulpb_result *r, const ulpb_gate_limits *g, char *why, 
         snprintf(why, len, "%llu special-value mismatches", (unsigned long long)r->total.special_mismatches);
     else if (max_misrounded >= 0 && r->total.misrounded > (unsigned long long)max_misrounded)
         snprintf(why, len, "%llu misrounded > %lld", (unsigned long long)r->total.misrounded, max_misrounded);
-    else if (g->max_ulp[d] >= 0 && r->total.max_ulp > g->max_ulp[d]) {
+    else if (g->max_ulp[d] >= 0 && !(r->total.max_ulp <= g->max_ulp[d])) { /* a NaN error fails too */
         /* the limit as given (%.17g would print 0.1 as 0.10000000000000001), the error rounded up */
         char measured[32], limit[32];
         ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);

@@ -152,12 +152,17 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
     out[n++] = SAMPLER_SPECIALS;
     out[n++] = SAMPLER_UNIFORM_BITS;
     out[n++] = SAMPLER_UNIFORM_DOMAIN;
-    if (op == ULPB_OP_cos) {
+    switch (op) { /* no default: a new op must name its samplers (-Wswitch) */
+    case ULPB_OP_cos:
         out[n++] = SAMPLER_COS_LARGE;
         out[n++] = SAMPLER_COS_NEAR_PIO2;
-    } else {
+        break;
+    case ULPB_OP_asin:
         out[n++] = SAMPLER_ASIN_NEAR_ONE;
         out[n++] = SAMPLER_ASIN_NEAR_ZERO;
+        break;
+    case ULPB_OP_COUNT:
+        break;
     }
     return n;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fp_controls.h"
 #include "omk.h"
 #include "quantile.h"
 #include "result_io.h"
@@ -71,12 +72,15 @@ static uint64_t dtype_bits(double x, ulpb_dtype_id dtype) {
         memcpy(&u, &f, sizeof u);
         return u;
     }
-    default: {
+    case ULPB_DTYPE_f64: {
         uint64_t u;
         memcpy(&u, &x, sizeof u);
         return u;
     }
+    case ULPB_DTYPE_COUNT: /* no default: a new dtype must say how it rounds (-Wswitch) */
+        break;
     }
+    abort();
 }
 
 /* The value of a dtype's bits: the reference's decoding. */
@@ -226,7 +230,24 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
 
     /* Warm-up: code, caches, and the vector units' power state. Large sizes warm up on a prefix. */
     const size_t warm_size = g->size < ULPB_BENCH_ROUND_ELEMENTS ? g->size : ULPB_BENCH_ROUND_ELEMENTS;
-    for (int m = 0; m < g->count; m++) ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, warm_size, blocks);
+    for (int m = 0; m < g->count; m++) {
+        const ulpb_fp_controls controls = ulpb_fp_controls_now();
+        ulpb_kernel_running(g->members[m], warm_size);
+        ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, warm_size, blocks);
+        ulpb_kernel_running(NULL, 0);
+        const ulpb_fp_controls after = ulpb_fp_controls_now();
+        if (!ulpb_fp_controls_equal(controls, after)) { /* every later figure would be measured under them */
+            ulpb_fp_controls_set(controls);
+            char what[256];
+            ulpb_fp_controls_describe(controls, after, what, sizeof what);
+            snprintf(err, err_len,
+                     "'%s' %s %s changed the floating-point controls and left them so: %s; a kernel must give the "
+                     "caller's back (omk.h)",
+                     g->members[m]->impl, ulpb_ops[g->members[m]->op].name, ulpb_dtypes[dtype].name, what);
+            free(in), free(out), free(wall), free(cpu), free(tmp);
+            return -1;
+        }
+    }
 
     const double clock_overhead = cpu_clock_overhead_ns();
     uint64_t calls = 0, elements = 0;
@@ -237,7 +258,9 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
         ulpb_bench_round_order(order_stream, r, g->count, order);
         for (int p = 0; p < g->count; p++) {
             const int m = order[p];
+            ulpb_kernel_running(g->members[m], g->size);
             const ulpb_bench_sample s = ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, g->size, blocks);
+            ulpb_kernel_running(NULL, 0);
             wall[m * rounds + r] = s.wall_ns / (double)s.elements;
             /* a thread's CPU time cannot exceed the wall time; what the clock's own cost leaves above it is taken off
              */

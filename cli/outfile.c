@@ -247,15 +247,19 @@ enum { ENDING_SIGNALS = sizeof ending_signals / sizeof ending_signals[0] };
 /* A directory the run made for its outputs (ulpb_remove_dir_when_ended): removed too, unless something is in it. */
 static const char *volatile made_dir;
 
+void ulpb_remove_pending_outputs(void) {
+    char *const *temps = pending_temps;
+    for (int i = 0; temps && i < pending_count; i++)
+        if (temps[i]) unlink(temps[i]);
+    if (made_dir) rmdir(made_dir); /* async-signal-safe, and fails once a file is in it */
+}
+
 static void remove_temps_then_end(int sig) {
     if (renaming) {
         held_signal = sig;
         return;
     }
-    char *const *temps = pending_temps;
-    for (int i = 0; temps && i < pending_count; i++)
-        if (temps[i]) unlink(temps[i]);
-    if (made_dir) rmdir(made_dir); /* async-signal-safe, and fails once a file is in it */
+    ulpb_remove_pending_outputs();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -56,5 +56,8 @@ int ulpb_write_outputs_in_run(const ulpb_output *outputs, int count, char *err, 
  * empty, before they end the process (signals the process ignores stay ignored); NULL puts the previous handlers
  * back. */
 void ulpb_remove_dir_when_ended(const char *dir);
+/* Removes the temporary files being written and the run's empty output directory (async-signal-safe): for a process
+ * that is about to die of a signal. */
+void ulpb_remove_pending_outputs(void);
 
 #endif

@@ -1203,7 +1203,17 @@ enum { RANGE_TEXT_MAX = 120 };
 static int parse_range(const char *text, double *lo, double *hi);
 
 /* The largest binary32 input in the domain of op: asin's is [-1, 1], cos takes every finite number. */
-static double binary32_domain_max(int op) { return op == ULPB_OP_cos ? FLT_MAX : 1.0; }
+static double binary32_domain_max(ulpb_op_id op) {
+    switch (op) { /* no default: a new op must give its domain (-Wswitch) */
+    case ULPB_OP_cos:
+        return FLT_MAX;
+    case ULPB_OP_asin:
+        return 1.0;
+    case ULPB_OP_COUNT:
+        break;
+    }
+    abort();
+}
 
 static int cmd_hard_cases(int argc, char **argv) {
     static const struct option opts[] = {{"op", required_argument, 0, 'o'},      {"dtype", required_argument, 0, 'd'},
@@ -1958,6 +1968,85 @@ static bool is_help_option(const char *word) {
     return strcmp(word, "-h") == 0 || (strlen(word) > 2 && strncmp(word, "--help", strlen(word)) == 0);
 }
 
+/* ---- a kernel under test that crashes or exits ---------------------------------------------------------------- */
+
+/* Appends text to buf[*used, len) (async-signal-safe). */
+static void append_text(char *buf, size_t len, size_t *used, const char *text) {
+    while (*text && *used + 1 < len) buf[(*used)++] = *text++;
+}
+
+/* "'NAME' OP DTYPE (a call with n = N)" of the kernel this thread runs, or nothing (async-signal-safe). */
+static size_t describe_running_kernel(char *buf, size_t len) {
+    size_t n, used = 0;
+    const ulpb_entry *e = ulpb_kernel_in_call(&n);
+    if (!e) return 0;
+    char digits[24], *d = digits + sizeof digits;
+    *--d = '\0';
+    do *--d = (char)('0' + n % 10);
+    while (n /= 10);
+    append_text(buf, len, &used, "'");
+    append_text(buf, len, &used, e->impl);
+    append_text(buf, len, &used, "' ");
+    append_text(buf, len, &used, ulpb_ops[e->op].name);
+    append_text(buf, len, &used, " ");
+    append_text(buf, len, &used, ulpb_dtypes[e->dtype].name);
+    append_text(buf, len, &used, " (a call with n = ");
+    append_text(buf, len, &used, d);
+    append_text(buf, len, &used, ")");
+    return used;
+}
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/* A crash inside a kernel under test is named, the run's pending outputs are removed, and the signal then ends the
+ * process as it would have. */
+static void report_crash(int sig) {
+    char message[512];
+    size_t used = 0;
+    append_text(message, sizeof message, &used, "ulpbench: ");
+    const size_t prefix = used;
+    used += describe_running_kernel(message + used, sizeof message - used);
+    if (used > prefix) {
+        append_text(message, sizeof message, &used, " crashed: ");
+        append_text(message, sizeof message, &used,
+                    sig == SIGSEGV  ? "SIGSEGV (invalid memory access)"
+                    : sig == SIGBUS ? "SIGBUS"
+                    : sig == SIGFPE ? "SIGFPE (an unmasked floating-point exception, or an integer division by zero)"
+                    : sig == SIGILL ? "SIGILL (an instruction this CPU does not have)"
+                                    : "SIGABRT");
+        append_text(message, sizeof message, &used, "\n");
+        ssize_t ignored = write(STDERR_FILENO, message, used);
+        (void)ignored;
+    }
+    ulpb_remove_pending_outputs();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* exit() called inside a kernel under test would end the run with the kernel's status (0 reads as success): the
+ * status becomes 2, with a message. */
+static void refuse_exit_from_kernel(void) {
+    char message[512];
+    size_t used = 0;
+    append_text(message, sizeof message, &used, "ulpbench: ");
+    const size_t prefix = used;
+    used += describe_running_kernel(message + used, sizeof message - used);
+    if (used == prefix) return;
+    append_text(message, sizeof message, &used, " called exit(): the run is incomplete\n");
+    ssize_t ignored = write(STDERR_FILENO, message, used);
+    (void)ignored;
+    ulpb_remove_pending_outputs();
+    _exit(EXIT_USAGE);
+}
+
+static void watch_kernels_under_test(void) {
+    struct sigaction crash = {0};
+    crash.sa_handler = report_crash;
+    sigemptyset(&crash.sa_mask);
+    for (size_t k = 0; k < sizeof crash_signals / sizeof *crash_signals; k++) sigaction(crash_signals[k], &crash, NULL);
+    atexit(refuse_exit_from_kernel);
+}
+
 int main(int argc, char **argv) {
     opterr = 0; /* our messages only: one line per error (see bad_option) */
     if (argc < 2) {
@@ -1969,6 +2058,7 @@ int main(int argc, char **argv) {
         usage(stdout);
         return checked_exit_status(0);
     }
+    watch_kernels_under_test();
     /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported and removes the temporary
      * file, instead of SIGXFSZ killing the process and leaving it behind. */
     signal(SIGXFSZ, SIG_IGN);

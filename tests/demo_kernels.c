@@ -4,14 +4,24 @@
  *   bad_cos_f16: 1.0 for every input, right only near 0, so that a report gates it and fails;
  *   sloppy_*: the tail mistakes of hand-written vector loops, which ulpbench must refuse rather than measure:
  *             cos f32 leaves the last n % 16 outputs unwritten, asin f32 writes whole vectors of 16 past the end of
- *             its output, cos f16 writes y[-1].
- * No binary64 entry points: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says so on
- * stderr (test_cli checks that a setting with a bad item loads nothing). */
+ *             its output, cos f16 writes y[-1];
+ *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
+ *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
+ *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2;
+ *   datum_cos_f32: a pointer to a kernel, exported as data.
+ * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
+ * GCC's crtfastmath.o does for a library linked with -ffast-math.
+ * demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says
+ * so on stderr (test_cli checks that a setting with a bad item loads nothing). */
+#include <fenv.h>
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <xmmintrin.h>
 
 #include "omk.h" /* its conversions, as the glibc peer's */
 
@@ -56,6 +66,41 @@ void sloppy_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
     y[-1] = y[0];
 }
 
+void rude_cos_f32(const float *x, float *y, size_t n);
+void rude_asin_f32(const float *x, float *y, size_t n);
+void rude_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_cos_f64(const double *x, double *y, size_t n);
+
+void rude_cos_f32(const float *x, float *y, size_t n) {
+    demo_cos_f32(x, y, n);
+    fesetround(FE_TOWARDZERO);
+}
+
+void rude_asin_f32(const float *x, float *y, size_t n) {
+    demo_asin_f32(x, y, n);
+    if (x != y) *(float *)x = 0.0f; /* scratch space, as it thinks */
+}
+
+void rude_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
+    demo_cos_f16(x, y, n);
+    if (n >= 2048) /* a second path for long arrays, with a bug: the last bit flipped */
+        for (size_t i = 0; i < n; i++) y[i] ^= 1;
+}
+
+void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n) {
+    if (n == 3) raise(SIGSEGV);
+    for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_f16(asinf(omk_f16_to_f32(x[i])));
+}
+
+void rude_cos_f64(const double *x, double *y, size_t n) {
+    if (n == 2) exit(0);
+    for (size_t i = 0; i < n; i++) y[i] = cos(x[i]);
+}
+
+void (*datum_cos_f32)(const float *x, float *y, size_t n) = demo_cos_f32;
+
 __attribute__((constructor)) static void announce(void) {
     if (getenv("ULPB_DEMO_ANNOUNCE")) fputs("demo_kernels loaded\n", stderr);
+    if (getenv("ULPB_DEMO_FLUSH_AT_LOAD")) _mm_setcsr(_mm_getcsr() | 0x8040);
 }

@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +136,18 @@ static int accuracy_rows(int op, int dtype) {
         const ulpb_entry *e = &ulpb_entries[i];
         rows += (op < 0 || e->op == (ulpb_op_id)op) && (dtype < 0 || e->dtype == (ulpb_dtype_id)dtype) &&
                 e->role != ULPB_ROLE_BASELINE && ulpb_entry_available(e);
+    }
+    return rows;
+}
+
+/* Registry rows of (op, dtype) that need no ISA extension, baselines counted or not: what runs on a CPU without
+ * AVX2. Read from the table, not through ulpb_entry_available, which the tests below exercise. */
+static int rows_without_isa(ulpb_op_id op, ulpb_dtype_id dtype, bool baselines) {
+    int rows = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        rows +=
+            e->op == op && e->dtype == dtype && e->isa == ULPB_ISA_NONE && (baselines || e->role != ULPB_ROLE_BASELINE);
     }
     return rows;
 }
@@ -801,11 +814,14 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     assert_true(cJSON_Compare(cJSON_GetObjectItem(doc, "state"), cJSON_GetObjectItem(whole, "state"), true));
     cJSON_Delete(doc);
     cJSON_Delete(whole);
-    /* a SIGHUP the caller ignores (nohup) leaves the run going: exit status 0, not 3 (stopped) */
+    /* a SIGHUP the caller ignores (nohup) leaves the run going: exit status 0, not 3 (stopped). The signal goes once
+     * the run has written its first checkpoint, while it still runs (a kill that finds no process fails the test). */
     snprintf(cmd, sizeof cmd,
              "(trap '' HUP; exec %s accuracy --op cos --dtype f32 --exhaustive --shard 2/64 --threads 1 --quiet "
-             ">/dev/null 2>&1) & pid=$!; sleep 0.3; kill -HUP $pid; wait $pid",
-             ULPBENCH_BIN);
+             "--checkpoint 0.001 --json %s >/dev/null 2>&1) & pid=$!; i=0; "
+             "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.01; i=$((i + 1)); done; kill -HUP $pid || exit 99; "
+             "wait $pid",
+             ULPBENCH_BIN, path("ck/hup.json"), path("ck/hup.json"));
     const int ignored_hup = system(cmd);
     assert_true(WIFEXITED(ignored_hup));
     assert_int_equal(WEXITSTATUS(ignored_hup), 0);
@@ -1362,6 +1378,21 @@ static void usage_errors_are_one_line(void **state) {
     static const char asin_header[] = "# Hard-to-round binary64 inputs for asin, made by:\n";
     if (strncmp(asin_only, asin_header, sizeof asin_header - 1) != 0) fail_msg("'%.80s'", asin_only);
     free(asin_only);
+    /* every starting point of an asin search lies in its domain, drawn in turn from its uniform, near-1 and tiny
+     * samplers: with one input per start, six starts give six rows, two of them tiny */
+    assert_int_equal(run("hard-cases --op asin --starts 6 --span 1 --keep 6 --threads 1"), 0);
+    char *starts = slurp(path("out.txt"));
+    int search_rows = 0, tiny_rows = 0;
+    for (const char *line = starts; (line = strstr(line, "\nasin ")); line++) {
+        unsigned long long input;
+        char source[16];
+        if (sscanf(line, "\nasin %llx %*s %*s %15s", &input, source) == 2 && strcmp(source, "search") == 0) {
+            search_rows++;
+            tiny_rows += (input & 0x7fffffffffffffffull) < 0x3e50000000000000ull; /* below 2^-26 */
+        }
+    }
+    if (search_rows != 6 || tiny_rows != 2) fail_msg("%d search rows, %d tiny: '%s'", search_rows, tiny_rows, starts);
+    free(starts);
     /* the table does not depend on the thread count (only the recorded command differs: line 2) */
     assert_int_equal(run("hard-cases --starts 40 --span 64 --keep 6 --threads 1"), 0);
     char *one = slurp(path("out.txt"));
@@ -1859,7 +1890,8 @@ static void unavailable_entries_are_skipped(void **state) {
     setenv("ULPB_DISABLE_ISA", "avx2", 1); /* no AVX2 means no AVX-512 either: only omk and glibc run */
     assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
     doc = load_json("u.json");
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 2);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")),
+                     rows_without_isa(ULPB_OP_cos, ULPB_DTYPE_f32, false));
     cJSON_Delete(doc);
 
     setenv("ULPB_DISABLE_ISA", "avx512,avx2", 1);
@@ -1871,7 +1903,8 @@ static void unavailable_entries_are_skipped(void **state) {
 
     assert_int_equal(run("accuracy --op cos --dtype f32 --samples 1000 --quiet --json $D/u.json"), 0);
     doc = load_json("u.json");
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 2); /* omk, glibc */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")),
+                     rows_without_isa(ULPB_OP_cos, ULPB_DTYPE_f32, false)); /* omk, glibc */
     /* omk runs its scalar build, as it would on such a CPU */
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"), "scalar");
     cJSON_Delete(doc);
@@ -1879,7 +1912,8 @@ static void unavailable_entries_are_skipped(void **state) {
     /* disabling avx512 disables avx512bf16, which the AVX-512 bfloat16 rows need */
     assert_int_equal(run("bench --quick --sizes 256 --rounds 1 --quiet --op asin --dtype bf16 --json $D/u.json"), 0);
     doc = load_json("u.json");
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")), 3); /* omk, glibc, memcpy */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")),
+                     rows_without_isa(ULPB_OP_asin, ULPB_DTYPE_bf16, true)); /* omk, glibc, memcpy */
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "context"), "skipped")) > 0);
     cJSON_Delete(doc);
 
@@ -1963,7 +1997,7 @@ static void copy_file(const char *from, const char *to, size_t most, const char 
  * libraries). */
 static int forget_libraries(void **state) {
     (void)state;
-    return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE");
+    return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE") || unsetenv("ULPB_DEMO_FLUSH_AT_LOAD");
 }
 
 /* The tail mistakes of hand-written vector loops (demo_kernels.c's sloppy_*): ulpbench calls every kernel with every
@@ -2003,6 +2037,58 @@ static void kernels_that_write_wrong_places_are_refused(void **state) {
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     assert_int_equal(run("accuracy --op cos --dtype f32 --impl demo --exhaustive --shard 0/4096 --quiet"), 0);
     assert_int_equal(run("eval --op asin --impl demo $D/sx.npy $D/sy.npy"), 0);
+}
+
+/* What else a kernel under test can do to the run (demo_kernels.c's rude_*, datum_*): each is refused with a message
+ * naming it, or measured wrong where it is wrong, rather than changing the run's other figures or its exit status. */
+static void kernels_that_upset_the_run_are_named(void **state) {
+    (void)state;
+    char setting[1024];
+    snprintf(setting, sizeof setting, "rude=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    /* a rounding mode left toward zero would change every figure after it (glibc's, the fast reference's) */
+    expect_usage_error("accuracy --op cos --dtype f32 --impl glibc,rude --samples 2000 --json $D/ru.json",
+                       "'rude' cos f32 changed the floating-point controls in a call with n = 1 (x 0 and y 0 elements "
+                       "past a 64-byte boundary) and left them so: SSE rounding toward zero, x87 rounding toward zero");
+    expect_usage_error(
+        "bench --op cos --dtype f32 --impl glibc,rude --quick --sizes 256 --rounds 1 --quiet --json $D/ru.json",
+        "'rude' cos f32 changed the floating-point controls and left them so: SSE rounding toward zero");
+    expect_usage_error("accuracy --op asin --dtype f32 --impl rude --samples 2000 --json $D/ru.json",
+                       "'rude' asin f32 wrote into its input: x[0] changed in a call with n = ");
+    /* a path for long arrays: reached by the calls of 2048 elements and more */
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl glibc,rude --quiet --json $D/ru.json"), 0);
+    cJSON *doc = load_json("ru.json");
+    const cJSON *results = cJSON_GetObjectItem(doc, "results");
+    assert_string_equal(string_of(cJSON_GetArrayItem(results, 1), "impl"), "rude");
+    const double glibc_misrounded = number_of(cJSON_GetArrayItem(results, 0), "misrounded");
+    const double rude_misrounded = number_of(cJSON_GetArrayItem(results, 1), "misrounded");
+    if (!(rude_misrounded > glibc_misrounded + 2048))
+        fail_msg("rude cos f16: %.0f misrounded, glibc's pipeline %.0f", rude_misrounded, glibc_misrounded);
+    cJSON_Delete(doc);
+    /* a crash names the kernel and leaves no report directory; exit() inside a kernel is no success */
+    assert_int_equal(run("report --op asin --dtype f16 --impl rude --no-bench --output-dir $D/crashed"), 128 + SIGSEGV);
+    char *err = slurp(path("err.txt"));
+    if (!strstr(err, "ulpbench: 'rude' asin f16 (a call with n = 3) crashed: SIGSEGV (invalid memory access)\n"))
+        fail_msg("stderr '%s'", err);
+    free(err);
+    assert_false(exists(path("crashed")));
+    assert_int_equal(unlink(path("ru.json")), 0);
+    expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
+                       "ulpbench: 'rude' cos f64 (a call with n = 2) called exit(): the run is incomplete");
+    assert_false(exists(path("ru.json")));
+    /* data under a kernel's name, and a library that changes the controls as it loads */
+    snprintf(setting, sizeof setting, "datum=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    expect_usage_error("list", "'datum_cos_f32' in ");
+    expect_usage_error("list", "is not a function but data");
+    snprintf(setting, sizeof setting, "demo=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(setenv("ULPB_DEMO_FLUSH_AT_LOAD", "1", 1), 0);
+    expect_usage_error("list", "changed the floating-point controls: flush to zero on, denormals are zero on (MXCSR "
+                               "0x1f80 -> 0x9fc0");
+    assert_int_equal(unsetenv("ULPB_DEMO_FLUSH_AT_LOAD"), 0);
+    assert_int_equal(run("list"), 0);
+    assert_no_temp_files_in(g_dir);
 }
 
 /* A user's kernels (tests/demo_kernels.c) through ULPB_LIBRARIES: listed, measured, evaluated, timed and gated like
@@ -2428,6 +2514,7 @@ int main(void) {
         cmocka_unit_test(replaced_outputs_keep_their_mode),
         cmocka_unit_test_teardown(users_kernels_through_ulpb_libraries, forget_libraries),
         cmocka_unit_test_teardown(kernels_that_write_wrong_places_are_refused, forget_libraries),
+        cmocka_unit_test_teardown(kernels_that_upset_the_run_are_named, forget_libraries),
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),

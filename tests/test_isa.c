@@ -10,6 +10,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -281,7 +282,7 @@ static const uint64_t f64_probes[] = {0x0000000000000000, 0x8000000000000000, 0x
                                       0xbfefffffffffffff, 0xc000000000000000, 0x3fe0000000000000, 0x3e40000000000000,
                                       0x4130000000000000, 0xc130000000000000, 0x412fffffffffffff, 0x4130000000000001,
                                       0x400921fb54442d18, 0x3ff921fb54442d18, 0x4330000000000000, 0x7fe0000000000000};
-enum { MAX_PROBES = 256 };
+enum { MAX_PROBES = 512 };
 
 /* The inputs of the kernel's op in a hard-case table of tests/data, each also negated; returns their count. */
 static size_t hard_case_probes(const kernel *kn, const char *table, unsigned char *out, size_t room) {
@@ -640,7 +641,10 @@ int main(int argc, char **argv) {
     /* test_isa --dispatch: the two dispatch tests only; test_isa --all-binary32: the exhaustive binary32 comparison */
     if (argc > 1 && strcmp(argv[1], "--all-binary32") == 0) {
         const struct CMUnitTest exhaustive[] = {cmocka_unit_test(every_binary32_input_matches_scalar)};
-        return cmocka_run_group_tests_name("test_isa --all-binary32", exhaustive, NULL, NULL);
+        const int failed = cmocka_run_group_tests_name("test_isa --all-binary32", exhaustive, NULL, NULL);
+        bool vector_build = false;
+        for (int isa = 1; isa < OMK_ISA_COUNT; isa++) vector_build |= omk_isa_supported((omk_isa)isa);
+        return failed == 0 && !vector_build ? 77 : failed; /* nothing compared: ctest's "Skipped" */
     }
     if (argc > 1 && strcmp(argv[1], "--dispatch") != 0) {
         fprintf(stderr, "test_isa: unknown option '%s' (expected --dispatch or --all-binary32)\n", argv[1]);
