@@ -351,12 +351,21 @@ static int segment_holds(struct dl_phdr_info *info, size_t size, void *address) 
 /* Whether address lies in a loaded object's executable segment: a function's code, not data. */
 static bool in_executable_segment(void *address) { return dl_iterate_phdr(segment_holds, address) == 1; }
 
+/* A library's own symbols come before those ulpbench has loaded: a kernel library that carries its own copy of SLEEF
+ * (or of MPFR, cJSON, ...) under the same names, as runtimes that link SLEEF statically do, would otherwise call
+ * ulpbench's and be measured with code it does not ship. The sanitizers' runtimes refuse RTLD_DEEPBIND. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LIBRARY_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#else
+#define LIBRARY_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
+#endif
+
 /* Loads item (checked) into slot: its entries appended to entries[*count...], its record to record. 0, or -1 and a
  * message (the entries it appended stay for the caller to free). */
 static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
                         size_t record_len, char *err, size_t err_len) {
     const ulpb_fp_controls controls = ulpb_fp_controls_now();
-    void *handle = dlopen(item->resolved, RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen(item->resolved, LIBRARY_DLOPEN_FLAGS);
     /* a constructor that adopts the user's locale would turn the JSON's decimal points into commas */
     setlocale(LC_ALL, "C");
     if (!handle) {

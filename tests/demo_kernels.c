@@ -8,7 +8,8 @@
  *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
  *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2;
- *   datum_cos_f32: a pointer to a kernel, exported as data.
+ *   datum_cos_f32: a pointer to a kernel, exported as data;
+ *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
  * GCC's crtfastmath.o does for a library linked with -ffast-math.
  * demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says
@@ -99,6 +100,15 @@ void rude_cos_f64(const double *x, double *y, size_t n) {
 }
 
 void (*datum_cos_f32)(const float *x, float *y, size_t n) = demo_cos_f32;
+
+/* Its own function under a name SLEEF's library (which ulpbench loads) exports too, as a library that links SLEEF
+ * statically has: deep_cos_f32 must call this one, correctly rounded but for double rounding, not SLEEF's u35. */
+float Sleef_cosf_u35(float x);
+float Sleef_cosf_u35(float x) { return (float)cos((double)x); }
+void deep_cos_f32(const float *x, float *y, size_t n);
+void deep_cos_f32(const float *x, float *y, size_t n) {
+    for (size_t i = 0; i < n; i++) y[i] = Sleef_cosf_u35(x[i]);
+}
 
 __attribute__((constructor)) static void announce(void) {
     if (getenv("ULPB_DEMO_ANNOUNCE")) fputs("demo_kernels loaded\n", stderr);
