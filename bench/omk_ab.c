@@ -111,6 +111,16 @@ static double time_pass(void *fn, size_t elem, const unsigned char *in, void *ou
     return now_seconds() - start;
 }
 
+/* omk's kernels, and their element sizes. */
+static const struct {
+    const char *op, *dtype;
+    size_t bytes;
+} kernels[] = {
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded) {#op, #dtype, sizeof(ctype)},
+#include "omk_kernels.def"
+#undef OMK_KERNEL
+};
+
 int main(int argc, char **argv) {
     /* help where an argument or an option's name stands, not as an option's value (--seed -h) */
     for (int i = 1; i < argc; i++)
@@ -122,10 +132,10 @@ int main(int argc, char **argv) {
         if (!strncmp(argv[i], "--", 2)) return usage("options come after LIB_A LIB_B OP DTYPE");
     if (argc < 5) return usage("needs two libraries, an op and a dtype");
     const char *op = argv[3], *dtype = argv[4];
-    if (strcmp(op, "cos") && strcmp(op, "asin")) return usage("OP must be cos or asin");
-    if (strcmp(dtype, "f16") && strcmp(dtype, "bf16") && strcmp(dtype, "f32") && strcmp(dtype, "f64"))
-        return usage("DTYPE must be f16, bf16, f32 or f64");
-    const size_t elem = !strcmp(dtype, "f64") ? 8 : !strcmp(dtype, "f32") ? 4 : 2;
+    size_t elem = 0;
+    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+        if (!strcmp(op, kernels[k].op) && !strcmp(dtype, kernels[k].dtype)) elem = kernels[k].bytes;
+    if (!elem) return usage("OP DTYPE must name one of omk's kernels (omk_kernels.def)");
     double lo = strcmp(op, "cos") ? -1.0 : -3.141592653589793, hi = -lo;
     long rounds = 41;
     unsigned long long seed = 20261130;

@@ -35,6 +35,11 @@ void bad_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
 void sloppy_cos_f32(const float *x, float *y, size_t n);
 void sloppy_asin_f32(const float *x, float *y, size_t n);
 void sloppy_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_cos_f32(const float *x, float *y, size_t n);
+void rude_asin_f32(const float *x, float *y, size_t n);
+void rude_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_cos_f64(const double *x, double *y, size_t n);
 
 void demo_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
@@ -66,12 +71,6 @@ void sloppy_cos_f16(const uint16_t *x, uint16_t *y, size_t n) {
     demo_cos_f16(x, y, n);
     y[-1] = y[0];
 }
-
-void rude_cos_f32(const float *x, float *y, size_t n);
-void rude_asin_f32(const float *x, float *y, size_t n);
-void rude_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
-void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
-void rude_cos_f64(const double *x, double *y, size_t n);
 
 void rude_cos_f32(const float *x, float *y, size_t n) {
     demo_cos_f32(x, y, n);
