@@ -192,7 +192,6 @@ static bool is_identifier(const char *s, size_t n) {
     return true;
 }
 
-/* One NAME[:PREFIX]=PATH of n characters at item into slot; 0, or -1 and a message. */
 /* dlopen maps a file's segments without checking that the file holds them: a truncated library would stop the process
  * (SIGBUS) at the first read of a missing page. 0 when every loadable segment of a 64-bit ELF file lies inside it
  * (other files are left to dlopen's own checks), else -1 and the reason. */
