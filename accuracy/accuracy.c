@@ -183,8 +183,8 @@ static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, const ch
     for (size_t i = lead + n; i < lead + n + guard && !changed; i++)
         if (unpack(b->bytes, base, i) != b->poison) changed = (long long)(i - lead);
     if (changed)
-        snprintf(err, err_len, "'%s' %s %s wrote outside its output: %s[%lld] changed in %s", e->impl,
-                 ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, name, changed, call);
+        snprintf(err, err_len, "'%s' %s %s wrote outside its %s: %s[%lld] changed in %s", e->impl, ulpb_ops[e->op].name,
+                 ulpb_dtypes[e->dtype].name, strcmp(name, "x") == 0 ? "input" : "output", name, changed, call);
     return !changed;
 }
 
@@ -203,20 +203,41 @@ static bool controls_kept(const ulpb_entry *e, ulpb_fp_controls before, const ch
     return false;
 }
 
+/* The shape of call k of ulpb_call_checked: its length (before the end of the caller's array cuts it short), whether
+ * it is in place, and the element offsets of y and of x's copy from a 64-byte boundary (of `shifts`). The regular
+ * lengths run 1, 2, 3, ... in their own count, which the longer calls do not interrupt; each length meets another
+ * y offset in each cycle of them, and x's offset moves against y's. */
+typedef struct {
+    size_t len, y_shift, x_shift;
+    bool in_place;
+} call_shape;
+static call_shape shape_of_call(uint64_t k, size_t shifts) {
+    call_shape c;
+    const uint64_t longer = k / ULPB_CALL_LONG_EVERY, regular = k - longer; /* calls of each kind before k */
+    if (k % ULPB_CALL_LONG_EVERY == ULPB_CALL_LONG_EVERY - 1) {
+        c.len = ((size_t)(ULPB_CALL_LENGTH_MAX + 1) << (longer % 3)) + (size_t)(longer % 61);
+        c.y_shift = (size_t)(longer % shifts);
+        c.x_shift = (size_t)((longer + 1 + longer / shifts) % shifts);
+    } else {
+        c.len = 1 + (size_t)(regular % ULPB_CALL_LENGTH_MAX);
+        c.y_shift = (size_t)((regular + regular / ULPB_CALL_LENGTH_MAX) % shifts);
+        c.x_shift = (size_t)((c.y_shift + 1 + regular / shifts) % shifts);
+    }
+    /* the top bit of a Weyl sequence: half of the calls, independent of the lengths and offsets */
+    c.in_place = (k * 0x9e3779b97f4a7c15ull) >> 63;
+    return c;
+}
+
 int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
                       uint64_t *call_index, double *seconds, char *err, size_t err_len) {
     const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes, shifts = ULPB_CALL_ALIGN_BYTES / b->bytes;
     const uint64_t sign = 1ull << (8 * b->bytes - 1);
     char *const y_region = region(b, 0), *const x_region = region(b, 1);
-    for (size_t done = 0; done < n; ++*call_index) {
+    for (size_t done = 0; done < n;) {
         const uint64_t k = *call_index;
-        const bool longer = k % ULPB_CALL_LONG_EVERY == ULPB_CALL_LONG_EVERY - 1;
-        size_t len = longer ? ((size_t)(ULPB_CALL_LENGTH_MAX + 1) << (k / ULPB_CALL_LONG_EVERY % 3)) +
-                                  (size_t)(k / ULPB_CALL_LONG_EVERY % 61)
-                            : 1 + (size_t)(k % ULPB_CALL_LENGTH_MAX);
-        if (len > n - done) len = n - done;
-        const bool in_place = (k >> 1) & 1;
-        const size_t shift = (size_t)((k + k / ULPB_CALL_LENGTH_MAX) % shifts), x_shift = (size_t)(k / 3 % shifts);
+        const call_shape c = shape_of_call(k, shifts);
+        const size_t len = c.len < n - done ? c.len : n - done, shift = c.y_shift, x_shift = c.x_shift;
+        const bool in_place = c.in_place;
         const size_t lead = guard + shift, x_lead = guard + x_shift;
         const char *x = (const char *)in + done * b->bytes;
         char *y = y_region + lead * b->bytes, *xs = in_place ? y : x_region + x_lead * b->bytes;
@@ -258,6 +279,9 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
                 }
         }
         memcpy((char *)out + done * b->bytes, y, len * b->bytes);
+        /* a call the end of the caller's array cut short is made whole at the start of the next one (unless it is
+         * longer than a whole array) */
+        if (len == c.len || done == 0) ++*call_index;
         done += len;
     }
     return 0;

@@ -57,10 +57,11 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 /* Applying a kernel under test as a program could and checking what it did: ulpb_call_checked splits n elements into
  * calls of lengths 1, 2, 3, ... up to ULPB_CALL_LENGTH_MAX and again from 1, and every ULPB_CALL_LONG_EVERY-th call
  * a longer one, 1032, 2064 or 4128 elements and up to 60 more (*call_index counts the calls, across the caller's
- * calls of it; a call ends where the caller's array does). Every other pair of calls is in place; the others read a
- * copy of the input, which must be unchanged after the call. Each call's output starts at one of the element
- * offsets from a 64-byte boundary (another one in each cycle of lengths; the input at another), between guard
- * bytes, all of it filled beforehand with a signalling NaN that no kernel returns. A kernel that writes outside its
+ * calls of it; a call that the end of the caller's array cuts short is made whole in the next one). About half of
+ * the calls are in place; the others read a copy of the input, which must be unchanged after the call. Each call's
+ * output starts at one of the element offsets from a 64-byte boundary (another one in each cycle of lengths; the
+ * input's offset moves against it), between guard bytes, all of it filled beforehand with a signalling NaN that no
+ * kernel returns. A kernel that writes outside its
  * arrays or into its input, leaves an output unwritten, or changes the floating-point controls (fp_controls.h) is
  * refused with a message naming the call, instead of being measured on whatever memory or arithmetic it left. */
 enum {

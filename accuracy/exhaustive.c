@@ -88,7 +88,8 @@ static int check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result
     cr->fallbacks = cr->misrounded_listed = 0;
     cr->impl_seconds = cr->reference_seconds = 0.0;
     const uint32_t base = (uint32_t)chunk << ULPB_CHUNK_BITS;
-    uint64_t call_index = (uint64_t)chunk; /* whatever thread checks the chunk: two cycles of lengths per chunk */
+    uint64_t call_index =
+        (uint64_t)chunk; /* whatever thread checks the chunk: nearly two cycles of lengths per chunk */
     for (uint32_t block = 0; block < CHUNK_INPUTS; block += BATCH) {
         for (uint32_t i = 0; i < BATCH; i++) {
             const uint32_t bits = base + block + i;

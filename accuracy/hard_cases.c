@@ -128,7 +128,8 @@ static int structural_inputs(ulpb_op_id op, uint64_t *out) {
 }
 
 /* The sampler of the s-th starting point of a search: in turn the op's samplers after the special values and the
- * uniform bits, that is its uniform domain and its two of hard regions (cos: huge, near k pi/2; asin: near 1, tiny). */
+ * uniform bits: its uniform domain and its two samplers of hard regions (cos: huge, near k pi/2; asin: near 1, tiny).
+ */
 static int search_sampler(ulpb_op_id op, int s) {
     int samplers[SAMPLER_COUNT];
     const int count = samplers_for_op(op, samplers);

@@ -353,7 +353,7 @@ static bool in_executable_segment(void *address) { return dl_iterate_phdr(segmen
 /* A library's own symbols come before those ulpbench has loaded: a kernel library that carries its own copy of SLEEF
  * (or of MPFR, cJSON, ...) under the same names, as runtimes that link SLEEF statically do, would otherwise call
  * ulpbench's and be measured with code it does not ship. The sanitizers' runtimes refuse RTLD_DEEPBIND. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef ULPB_SANITIZER_RUNTIME
 #define LIBRARY_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
 #else
 #define LIBRARY_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
@@ -379,9 +379,10 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
         ulpb_fp_controls_describe(controls, loaded, what, sizeof what);
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: loading '%s' changed the floating-point controls: %s. A library linked with "
-                 "-ffast-math or -Ofast does so (GCC's crtfastmath.o sets flush to zero at load), for every program "
-                 "that loads it; link it without those flags",
+                 "-ffast-math or -Ofast by GCC before 13 does so (its crtfastmath.o sets flush to zero at load), for "
+                 "every program that loads it; link it without those flags",
                  item->path, what);
+        dlclose(handle);
         return -1;
     }
     int found = 0;
@@ -395,6 +396,7 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
                      "ULPB_LIBRARIES: '%s' in '%s' is not a function but data (a pointer to the kernel, say); export "
                      "the function itself",
                      symbol, item->path);
+            dlclose(handle);
             return -1;
         }
         char description[LIBRARY_NAME_MAX + 64];

@@ -131,4 +131,14 @@ int ulpb_check_disable_isa(char *err, size_t err_len);
 void ulpb_kernel_running(const ulpb_entry *e, size_t n);
 const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
+/* Defined when a sanitizer's runtime is linked in (GCC says so by macros, Clang by __has_feature), which refuses
+ * RTLD_DEEPBIND. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ULPB_SANITIZER_RUNTIME 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define ULPB_SANITIZER_RUNTIME 1
+#endif
+#endif
+
 #endif

@@ -1997,6 +1997,8 @@ static size_t describe_running_kernel(char *buf, size_t len) {
 }
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+enum { CRASH_SIGNALS = sizeof crash_signals / sizeof *crash_signals };
+static struct sigaction crash_previous[CRASH_SIGNALS]; /* the default, or a sanitizer's handler */
 
 /* A crash inside a kernel under test is named, the run's pending outputs are removed, and the signal then ends the
  * process as it would have. */
@@ -2019,7 +2021,10 @@ static void report_crash(int sig) {
         (void)ignored;
     }
     ulpb_remove_pending_outputs();
-    signal(sig, SIG_DFL);
+    /* the action that was in place takes the signal: the default ends the process by it, a sanitizer reports it (a
+     * fault returned from comes again at once) */
+    for (int k = 0; k < CRASH_SIGNALS; k++)
+        if (crash_signals[k] == sig) sigaction(sig, &crash_previous[k], NULL);
     raise(sig);
 }
 
@@ -2043,7 +2048,7 @@ static void watch_kernels_under_test(void) {
     struct sigaction crash = {0};
     crash.sa_handler = report_crash;
     sigemptyset(&crash.sa_mask);
-    for (size_t k = 0; k < sizeof crash_signals / sizeof *crash_signals; k++) sigaction(crash_signals[k], &crash, NULL);
+    for (int k = 0; k < CRASH_SIGNALS; k++) sigaction(crash_signals[k], &crash, &crash_previous[k]);
     atexit(refuse_exit_from_kernel);
 }
 

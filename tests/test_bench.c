@@ -604,6 +604,36 @@ enum { PASS_NS = 1000000 };
 static double clock_readings;
 static double stepping_clock(void) { return PASS_NS * clock_readings++; }
 
+/* A wall clock that advances by 1 ns at every reading: every pass takes less wall time than the CPU time it uses. */
+static double creeping_clock(void) { return clock_readings++; }
+
+/* A thread's CPU time cannot exceed the wall time of its pass: where the clocks say otherwise (here a scripted wall
+ * clock far slower than the CPU's), the CPU time is the wall time. */
+static void cpu_time_is_capped_by_the_wall_time(void **state) {
+    (void)state;
+    ulpb_bench_spec spec = {.op_mask = 1u << ULPB_OP_asin,
+                            .dtype_mask = 1u << ULPB_DTYPE_f64,
+                            .impls = {"omk", "memcpy"},
+                            .impl_count = 2,
+                            .sizes = {4096},
+                            .size_count = 1,
+                            .rounds = 3,
+                            .seed = 1};
+    ulpb_bench_result *results;
+    char err[256];
+    clock_readings = 0;
+    ulpb_bench_set_wall_clock(creeping_clock);
+    const int count = ulpb_bench_run(&spec, &results, err, sizeof err);
+    ulpb_bench_set_wall_clock(NULL);
+    if (count < 0) fail_msg("%s", err);
+    assert_int_equal(count, 2);
+    for (int i = 0; i < count; i++)
+        if (results[i].cpu_ns_per_element != results[i].ns_per_element)
+            fail_msg("%s: CPU %.17g ns per element, wall %.17g", results[i].entry->impl, results[i].cpu_ns_per_element,
+                     results[i].ns_per_element);
+    free(results);
+}
+
 /* The figures divide each pass's time by the elements it processed: with every pass taking PASS_NS, each result's ns
  * per element is PASS_NS over its elements per round, and the JSON's per-call time and rate follow from it. */
 static void figures_divide_by_the_elements_timed(void **state) {
@@ -751,6 +781,7 @@ int main(void) {
         cmocka_unit_test(inputs_are_reproducible_and_in_range),
         cmocka_unit_test(results_count_what_they_time),
         cmocka_unit_test(figures_divide_by_the_elements_timed),
+        cmocka_unit_test(cpu_time_is_capped_by_the_wall_time),
         cmocka_unit_test_teardown(figures_follow_each_members_rounds, restore_registry),
         cmocka_unit_test(passes_cycle_through_distinct_blocks),
         cmocka_unit_test(round_orders_are_shuffled),
