@@ -8,7 +8,7 @@
  *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
  *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2, asin f64 leaves its last output unwritten in
- *           calls of 1032 elements or more that are not in place;
+ *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4;
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
@@ -42,6 +42,7 @@ void rude_cos_f16(const uint16_t *x, uint16_t *y, size_t n);
 void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
 void rude_cos_f64(const double *x, double *y, size_t n);
 void rude_asin_f64(const double *x, double *y, size_t n);
+void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n);
 
 void demo_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
@@ -103,6 +104,19 @@ void rude_cos_f64(const double *x, double *y, size_t n) {
 void rude_asin_f64(const double *x, double *y, size_t n) {
     const size_t last = n >= 1032 && x != y ? n - 1 : n; /* a second path for long arrays, one short */
     for (size_t i = 0; i < last; i++) y[i] = asin(x[i]);
+}
+
+static volatile size_t recursion_limit = SIZE_MAX;
+
+static size_t recurse(size_t depth) {
+    volatile char frame[4096];
+    frame[0] = (char)depth;
+    return depth < recursion_limit ? recurse(depth + 1) + (size_t)frame[0] : 0;
+}
+
+void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n) {
+    if (n == 4) y[0] = (uint16_t)recurse(0);
+    for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_bf16(cosf(omk_bf16_to_f32(x[i])));
 }
 
 void (*datum_cos_f32)(const float *x, float *y, size_t n) = demo_cos_f32;

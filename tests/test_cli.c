@@ -2080,6 +2080,12 @@ static void kernels_that_upset_the_run_are_named(void **state) {
         fail_msg("stderr '%s'", err);
     free(err);
     assert_false(exists(path("crashed")));
+    const int overflow_status = run("accuracy --op cos --dtype bf16 --impl rude --json $D/ru.json");
+    err = slurp(path("err.txt"));
+    if (overflow_status == 0 || overflow_status == 2 ||
+        !strstr(err, "ulpbench: 'rude' cos bf16 (a call with n = 4) crashed: SIGSEGV (invalid memory access)\n"))
+        fail_msg("a stack overflow: status %d, stderr '%s'", overflow_status, err);
+    free(err);
     assert_int_equal(unlink(path("ru.json")), 0);
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: 'rude' cos f64 (a call with n = 2) called exit(): the run is incomplete");
