@@ -188,21 +188,6 @@ static bool guards_hold(const ulpb_entry *e, const ulpb_call_buffer *b, const ch
     return !changed;
 }
 
-/* Whether e gave back the floating-point controls it found (fp_controls.h); if not, they are put back and err says
- * what changed. */
-static bool controls_kept(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err, size_t err_len) {
-    const ulpb_fp_controls after = ulpb_fp_controls_now();
-    if (ulpb_fp_controls_equal(before, after)) return true;
-    ulpb_fp_controls_set(before);
-    char what[256];
-    ulpb_fp_controls_describe(before, after, what, sizeof what);
-    snprintf(err, err_len,
-             "'%s' %s %s changed the floating-point controls in %s and left them so: %s; a kernel must give the "
-             "caller's back (omk.h)",
-             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, call, what);
-    return false;
-}
-
 /* The shape of call k of ulpb_call_checked: its length (before the end of the caller's array cuts it short), whether
  * it is in place, and the element offsets of y and of x's copy from a 64-byte boundary (of `shifts`). The regular
  * lengths run 1, 2, 3, ... in their own count, which the longer calls do not interrupt; each length meets another
@@ -257,7 +242,7 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
         e->fn(xs, y, len);
         ulpb_kernel_running(NULL, 0);
         *seconds += now_seconds() - t0;
-        if (!controls_kept(e, controls, call, err, err_len)) return -1;
+        if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
         if (!guards_hold(e, b, y_region, lead, len, "y", call, err, err_len)) return -1;
         if (!in_place) {
             if (!guards_hold(e, b, x_region, x_lead, len, "x", call, err, err_len)) return -1;
@@ -308,7 +293,7 @@ int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char 
     ulpb_kernel_running(e, n);
     e->fn(y, y, n);
     ulpb_kernel_running(NULL, 0);
-    if (!controls_kept(e, controls, call, err, err_len)) return -1;
+    if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
     if (!guards_hold(e, &b, grown, guard, n, "y", call, err, err_len)) return -1;
     memmove(grown, y, n * b.bytes);
     return 0;

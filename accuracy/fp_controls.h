@@ -64,4 +64,13 @@ static inline void ulpb_fp_controls_describe(ulpb_fp_controls before, ulpb_fp_co
                  (unsigned)after.mxcsr, (unsigned)before.x87, (unsigned)after.x87);
 }
 
+/* Whether the controls are still `before`; if not, they are put back and `what` says what had changed. */
+static inline bool ulpb_fp_controls_kept(ulpb_fp_controls before, char *what, size_t len) {
+    const ulpb_fp_controls after = ulpb_fp_controls_now();
+    if (ulpb_fp_controls_equal(before, after)) return true;
+    ulpb_fp_controls_set(before);
+    ulpb_fp_controls_describe(before, after, what, len);
+    return false;
+}
+
 #endif

@@ -115,6 +115,17 @@ const ulpb_entry *ulpb_kernel_in_call(size_t *n) {
     return running_kernel;
 }
 
+bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,
+                               size_t err_len) {
+    char what[256];
+    if (ulpb_fp_controls_kept(before, what, sizeof what)) return true;
+    snprintf(err, err_len,
+             "'%s' %s %s changed the floating-point controls%s%s and left them so: %s; a kernel must give the caller's "
+             "back (omk.h)",
+             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, call ? " in " : "", call ? call : "", what);
+    return false;
+}
+
 /* ---- the user's kernels (ULPB_LIBRARIES) ---- */
 
 enum { LIBRARY_MAX = 4, LIBRARY_NAME_MAX = 32 };
@@ -372,11 +383,8 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
         snprintf(err, err_len, "ULPB_LIBRARIES: cannot load '%s': %s", item->path, reason ? reason : "unknown error");
         return -1;
     }
-    const ulpb_fp_controls loaded = ulpb_fp_controls_now();
-    if (!ulpb_fp_controls_equal(controls, loaded)) {
-        ulpb_fp_controls_set(controls);
-        char what[256];
-        ulpb_fp_controls_describe(controls, loaded, what, sizeof what);
+    char what[256];
+    if (!ulpb_fp_controls_kept(controls, what, sizeof what)) {
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: loading '%s' changed the floating-point controls: %s. A library linked with "
                  "-ffast-math or -Ofast by GCC before 13 does so (its crtfastmath.o sets flush to zero at load), for "

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fp_controls.h"
 #include "ref.h"
 
 typedef enum {
@@ -129,6 +130,11 @@ int ulpb_check_disable_isa(char *err, size_t err_len);
  * ulpb_kernel_running sets it around each call of a kernel (accuracy and bench), ulpb_kernel_in_call reads it
  * (async-signal-safe). */
 void ulpb_kernel_running(const ulpb_entry *e, size_t n);
+/* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back; if not, they are put
+ * back and err names e, the call (NULL: none named) and what changed: a kernel that keeps them changed would change
+ * the figures of everything measured after it. */
+bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,
+                               size_t err_len);
 const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
 /* Defined when a sanitizer's runtime is linked in (GCC says so by macros, Clang by __has_feature), which refuses

@@ -206,21 +206,6 @@ typedef struct {
     size_t size;
 } group;
 
-/* Whether e's passes gave back the floating-point controls (fp_controls.h) it found: the members timed after it would
- * run under others. If not, they are put back and err says what changed. */
-static bool controls_kept(const ulpb_entry *e, ulpb_fp_controls before, char *err, size_t err_len) {
-    const ulpb_fp_controls after = ulpb_fp_controls_now();
-    if (ulpb_fp_controls_equal(before, after)) return true;
-    ulpb_fp_controls_set(before);
-    char what[256];
-    ulpb_fp_controls_describe(before, after, what, sizeof what);
-    snprintf(err, err_len,
-             "'%s' %s %s changed the floating-point controls and left them so: %s; a kernel must give the caller's "
-             "back (omk.h)",
-             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, what);
-    return false;
-}
-
 /* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass, in an order shuffled
  * each round from the seed: with a fixed cycle each member would always follow the same one (omk memcpy, whose
  * non-temporal stores at 16 Mi leave no dirty lines to write back) and inherit its state. Fills count results. */
@@ -250,7 +235,7 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
         ulpb_kernel_running(g->members[m], warm_size);
         ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, warm_size, blocks);
         ulpb_kernel_running(NULL, 0);
-        if (!controls_kept(g->members[m], controls, err, err_len)) {
+        if (!ulpb_kernel_kept_controls(g->members[m], controls, NULL, err, err_len)) {
             free(in), free(out), free(wall), free(cpu), free(tmp);
             return -1;
         }
@@ -268,7 +253,7 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
             ulpb_kernel_running(g->members[m], g->size);
             const ulpb_bench_sample s = ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, g->size, blocks);
             ulpb_kernel_running(NULL, 0);
-            if (!controls_kept(g->members[m], controls, err, err_len)) {
+            if (!ulpb_kernel_kept_controls(g->members[m], controls, NULL, err, err_len)) {
                 free(in), free(out), free(wall), free(cpu), free(tmp);
                 return -1;
             }
