@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <link.h>
 #include <locale.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +106,40 @@ size_t ulpb_entry_count = sizeof builtin_entries / sizeof builtin_entries[0];
 static _Thread_local const ulpb_entry *volatile running_kernel;
 static _Thread_local volatile size_t running_n;
 
+/* The watch's view of each calling thread (ulpb_kernel_calls); relaxed atomics, a plain store each. */
+typedef struct {
+    _Atomic(const ulpb_entry *) entry;
+    atomic_size_t n;
+    atomic_ulong calls;
+} call_slot;
+static call_slot call_slots[ULPB_CALL_SLOTS], unwatched_slot;
+static atomic_int call_slots_taken;
+static _Thread_local call_slot *this_thread_slot;
+
 void ulpb_kernel_running(const ulpb_entry *e, size_t n) {
     running_n = n;
     running_kernel = e;
+    if (!this_thread_slot) {
+        const int k = atomic_fetch_add(&call_slots_taken, 1);
+        this_thread_slot = k < ULPB_CALL_SLOTS ? &call_slots[k] : &unwatched_slot;
+    }
+    call_slot *slot = this_thread_slot;
+    atomic_store_explicit(&slot->n, n, memory_order_relaxed);
+    atomic_store_explicit(&slot->entry, e, memory_order_relaxed);
+    /* only this thread writes its slot: no locked add */
+    atomic_store_explicit(&slot->calls, atomic_load_explicit(&slot->calls, memory_order_relaxed) + 1,
+                          memory_order_release);
+}
+
+size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
+    const int taken = atomic_load(&call_slots_taken);
+    const size_t count = taken < ULPB_CALL_SLOTS ? (size_t)taken : ULPB_CALL_SLOTS;
+    for (size_t k = 0; k < count; k++) {
+        calls[k].calls = atomic_load_explicit(&call_slots[k].calls, memory_order_acquire);
+        calls[k].entry = atomic_load_explicit(&call_slots[k].entry, memory_order_relaxed);
+        calls[k].n = atomic_load_explicit(&call_slots[k].n, memory_order_relaxed);
+    }
+    return count;
 }
 
 const ulpb_entry *ulpb_kernel_in_call(size_t *n) {

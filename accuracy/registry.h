@@ -137,6 +137,17 @@ bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, con
                                size_t err_len);
 const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
+/* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the
+ * kernel it is in (NULL: none), and calls changes at every start and end of a call (ulpb_kernel_running). Threads
+ * after the first ULPB_CALL_SLOTS are not listed. Returns how many slots it filled. */
+enum { ULPB_CALL_SLOTS = 256 };
+typedef struct {
+    const ulpb_entry *entry;
+    size_t n;
+    unsigned long calls;
+} ulpb_kernel_call;
+size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]);
+
 /* Defined when a sanitizer's runtime is linked in (GCC says so by macros, Clang by __has_feature), which refuses
  * RTLD_DEEPBIND. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -8,12 +8,14 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "accuracy.h"
@@ -2044,6 +2046,81 @@ static void refuse_exit_from_kernel(void) {
     _exit(EXIT_USAGE);
 }
 
+/* A kernel call that does not return (a kernel under test that hangs) would hold a CI job until the job's own timeout,
+ * naming nothing: a thread watches every calling thread's calls (ulpb_kernel_calls) and ends the run, with exit
+ * status 2 and the kernel's name, once a call has run ULPB_KERNEL_TIMEOUT seconds and 10 more per million elements
+ * (for eval's single call over a large file). */
+enum { KERNEL_TIMEOUT_DEFAULT_S = 60 };
+static double kernel_timeout_s = KERNEL_TIMEOUT_DEFAULT_S;
+#define KERNEL_TIMEOUT_PER_ELEMENT_S 1e-5
+
+static double monotonic_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *end_the_run_when_a_call_hangs(void *unused) {
+    (void)unused;
+    static ulpb_kernel_call calls[ULPB_CALL_SLOTS];
+    static unsigned long seen_calls[ULPB_CALL_SLOTS];
+    static double seen_since[ULPB_CALL_SLOTS];
+    /* a few looks per timeout, at most two a second: the watch must not disturb what bench times */
+    const double period = fmin(fmax(kernel_timeout_s / 4, 0.05), 0.5);
+    const struct timespec pause = {(time_t)period, (long)((period - floor(period)) * 1e9)};
+    for (;;) {
+        nanosleep(&pause, NULL);
+        const double now = monotonic_seconds();
+        const size_t count = ulpb_kernel_calls(calls);
+        for (size_t k = 0; k < count; k++) {
+            if (!calls[k].entry || calls[k].calls != seen_calls[k]) {
+                seen_calls[k] = calls[k].calls;
+                seen_since[k] = now;
+                continue;
+            }
+            const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * (double)calls[k].n;
+            if (now - seen_since[k] < limit) continue;
+            const ulpb_entry *e = calls[k].entry;
+            fprintf(stderr,
+                    "ulpbench: '%s' %s %s (a call with n = %zu) has not returned after %.3g s: the run is incomplete "
+                    "(ULPB_KERNEL_TIMEOUT=%.3g sets the seconds a call may take, plus 10 per million elements; 0 "
+                    "waits for ever)\n",
+                    e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, calls[k].n, limit, kernel_timeout_s);
+            ulpb_remove_pending_outputs();
+            _exit(EXIT_USAGE);
+        }
+    }
+    return NULL;
+}
+
+/* ULPB_KERNEL_TIMEOUT: seconds (a decimal number, 0 for no watch), or a message in err. */
+static void read_kernel_timeout(char *err, size_t err_len) {
+    const char *text = getenv("ULPB_KERNEL_TIMEOUT");
+    if (!text || !*text) return;
+    char *end;
+    errno = 0;
+    const double seconds = strtod(text, &end);
+    if (*end || errno || !(seconds >= 0 && seconds <= 1e9) || isspace((unsigned char)*text))
+        snprintf(err, err_len,
+                 "ULPB_KERNEL_TIMEOUT=%s is no number of seconds from 0 to 1e9 (the longest a kernel call may take; 0 "
+                 "waits for ever)",
+                 text);
+    else
+        kernel_timeout_s = seconds;
+}
+
+static void watch_for_hung_kernels(void) {
+    if (kernel_timeout_s == 0) return;
+    pthread_t watch;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    if (pthread_create(&watch, &attr, end_the_run_when_a_call_hangs, NULL) != 0)
+        fputs("ulpbench: warning: no watch on kernel calls that hang (pthread_create failed)\n", stderr);
+    pthread_attr_destroy(&attr);
+}
+
 static void watch_kernels_under_test(void) {
     /* a stack of its own for the handler, so that a kernel that overflows the main thread's stack is named too (the
      * exhaustive runner's other threads have none) */
@@ -2119,6 +2196,7 @@ int main(int argc, char **argv) {
                  forced_half16, omk_isa_in_use(), omk_half16_method());
     /* the user's kernels join the registry before any command reads it; after OMK_ISA is set, for a library that
      * reads it when loaded */
+    if (!*env_error) read_kernel_timeout(env_error, sizeof env_error);
     if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
     if (*env_error && !help) {
         fail_early("%s", env_error);
@@ -2126,6 +2204,7 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     g_env_error = env_error;
+    if (!*env_error) watch_for_hung_kernels();
     char *command = join_command(argc, argv);
     g_command = command;
     g_argc = argc;

@@ -8,7 +8,9 @@
  *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
  *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2, asin f64 leaves its last output unwritten in
- *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4;
+ *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4, asin
+ *           bf16 never returns from calls of 5;
+ *   stuck_cos_f32: never returns from a call of the second chunk of an exhaustive run (a hang on one thread);
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
@@ -22,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <xmmintrin.h>
 
@@ -43,6 +46,8 @@ void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n);
 void rude_cos_f64(const double *x, double *y, size_t n);
 void rude_asin_f64(const double *x, double *y, size_t n);
 void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n);
+void rude_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
+void stuck_cos_f32(const float *x, float *y, size_t n);
 
 void demo_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
@@ -117,6 +122,19 @@ static size_t recurse(size_t depth) {
 void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n) {
     if (n == 4) y[0] = (uint16_t)recurse(0);
     for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_bf16(cosf(omk_bf16_to_f32(x[i])));
+}
+
+void rude_asin_bf16(const uint16_t *x, uint16_t *y, size_t n) {
+    while (n == 5) sleep(1); /* a call that never returns: a lost wake-up, say */
+    for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_bf16(asinf(omk_bf16_to_f32(x[i])));
+}
+
+/* Never returns from the call that holds the input 0x1.12345p-129 (in the second chunk of an exhaustive run). */
+void stuck_cos_f32(const float *x, float *y, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        while (x[i] == 0x1.12345p-129f) sleep(1);
+        y[i] = cosf(x[i]);
+    }
 }
 
 void (*datum_cos_f32)(const float *x, float *y, size_t n) = demo_cos_f32;

@@ -1221,6 +1221,18 @@ static void environment_errors_and_help(void **state) {
         fail_msg("--json -h with OMK_HALF16=tabel: status %d, stderr '%s'", status, err);
     free(err);
     assert_false(exists(path("-h")));
+    static const char *const timeouts[] = {"soon", "-1", "1e10", " 5", "nan", "5s"};
+    for (size_t k = 0; k < sizeof timeouts / sizeof *timeouts; k++) {
+        char setting[64], needle[64];
+        snprintf(setting, sizeof setting, "ULPB_KERNEL_TIMEOUT='%s' ", timeouts[k]);
+        snprintf(needle, sizeof needle, "ULPB_KERNEL_TIMEOUT=%s is no number of seconds", timeouts[k]);
+        const int timeout_status = run_program(setting, ULPBENCH_BIN, "list");
+        err = slurp(path("err.txt"));
+        if (timeout_status != 2 || !one_line_with(err, needle))
+            fail_msg("%s: status %d, stderr '%s'", setting, timeout_status, err);
+        free(err);
+    }
+    assert_int_equal(run_program("ULPB_KERNEL_TIMEOUT=0.25 ", ULPBENCH_BIN, "list"), 0);
     char *out;
     static const char *const helps[] = {"accuracy --quiet --help", "accuracy --quiet --hel", "eval --h", "--he"};
     for (size_t k = 0; k < sizeof helps / sizeof *helps; k++) { /* abbreviated too, as every long option */
@@ -2090,6 +2102,28 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: 'rude' cos f64 (a call with n = 2) called exit(): the run is incomplete");
     assert_false(exists(path("ru.json")));
+    /* a call that never returns ends the run too, naming the kernel, instead of holding a CI job until its timeout
+     * (here a minute's: a run that the watch does not end is killed and fails the test) */
+    const int hung_status = run_program("ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN,
+                                        "report --op asin --dtype bf16 --impl rude --no-bench --output-dir $D/hung");
+    err = slurp(path("err.txt"));
+    if (hung_status != 2 || !one_line_with(err, "ulpbench: 'rude' asin bf16 (a call with n = 5) has not returned "
+                                                "after 0.5 s: the run is incomplete"))
+        fail_msg("a call that hangs: status %d, stderr '%s'", hung_status, err);
+    free(err);
+    assert_false(exists(path("hung")));
+    /* and on any thread of an exhaustive run, while the others go on calling the kernel */
+    snprintf(setting, sizeof setting, "stuck=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    const int stuck_status =
+        run_program("ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN,
+                    "accuracy --op cos --dtype f32 --impl stuck --exhaustive --shard 0/2048 --threads 2 --quiet "
+                    "--json $D/stuck.json");
+    err = slurp(path("err.txt"));
+    if (stuck_status != 2 || !one_line_with(err, "ulpbench: 'stuck' cos f32 (a call with n = "))
+        fail_msg("a call that hangs in an exhaustive run: status %d, stderr '%s'", stuck_status, err);
+    free(err);
+    assert_false(exists(path("stuck.json")));
     /* a library's own symbols before ulpbench's (not in the sanitizer builds, whose runtimes refuse RTLD_DEEPBIND):
      * SLEEF's cosf u35 misrounds about a fifth of these inputs, the library's own function none or hardly any */
 #ifndef ULPB_SANITIZER_RUNTIME
