@@ -9,12 +9,14 @@
 #include <limits.h>
 #include <link.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fp_controls.h"
 #include "omk.h"
@@ -116,12 +118,26 @@ static call_slot call_slots[ULPB_CALL_SLOTS], unwatched_slot;
 static atomic_int call_slots_taken;
 static _Thread_local call_slot *this_thread_slot;
 
+/* A signal handler's stack for each thread that calls kernels and has none, so that a kernel that overflows a thread's
+ * stack (the exhaustive runner's workers too, not only the main thread) is named by the crash handler, which runs
+ * there (SA_ONSTACK). Untouched pages cost no memory. */
+enum { ALTERNATE_STACK_BYTES = 64 * 1024 };
+static char alternate_stacks[ULPB_CALL_SLOTS][ALTERNATE_STACK_BYTES];
+
+static void give_this_thread_an_alternate_stack(int slot) {
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return; /* it has one (ulpbench, ASan) */
+    const stack_t alternate = {.ss_sp = alternate_stacks[slot], .ss_size = ALTERNATE_STACK_BYTES, .ss_flags = 0};
+    sigaltstack(&alternate, NULL);
+}
+
 void ulpb_kernel_running(const ulpb_entry *e, size_t n) {
     running_n = n;
     running_kernel = e;
     if (!this_thread_slot) {
         const int k = atomic_fetch_add(&call_slots_taken, 1);
         this_thread_slot = k < ULPB_CALL_SLOTS ? &call_slots[k] : &unwatched_slot;
+        if (k < ULPB_CALL_SLOTS) give_this_thread_an_alternate_stack(k);
     }
     call_slot *slot = this_thread_slot;
     atomic_store_explicit(&slot->n, n, memory_order_relaxed);

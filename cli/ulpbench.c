@@ -2122,13 +2122,11 @@ static void watch_for_hung_kernels(void) {
 }
 
 static void watch_kernels_under_test(void) {
-    /* a stack of its own for the handler, so that a kernel that overflows the main thread's stack is named too (the
-     * exhaustive runner's other threads have none) */
-    static char crash_stack[64 * 1024];
-    const stack_t alternate = {.ss_sp = crash_stack, .ss_size = sizeof crash_stack, .ss_flags = 0};
+    /* on a stack of its own, so that a kernel that overflows its thread's stack is named too: each thread that calls
+     * kernels gets one at its first call (ulpb_kernel_running) */
     struct sigaction crash = {0};
     crash.sa_handler = report_crash;
-    crash.sa_flags = sigaltstack(&alternate, NULL) == 0 ? SA_ONSTACK : 0;
+    crash.sa_flags = SA_ONSTACK;
     sigemptyset(&crash.sa_mask);
     for (int k = 0; k < CRASH_SIGNALS; k++) sigaction(crash_signals[k], &crash, &crash_previous[k]);
     atexit(refuse_exit_from_kernel);

@@ -10,13 +10,15 @@
  *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2, asin f64 leaves its last output unwritten in
  *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4, asin
  *           bf16 never returns from calls of 5;
- *   stuck_cos_f32: never returns from a call of the second chunk of an exhaustive run (a hang on one thread);
+ *   stuck_*: what goes wrong on one thread of an exhaustive run: cos f32 never returns from a call of the second
+ *            chunk, asin f32 overflows a worker thread's stack;
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
  * GCC's crtfastmath.o does for a library linked with -ffast-math.
  * demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says
  * so on stderr (test_cli checks that a setting with a bad item loads nothing). */
+#define _GNU_SOURCE /* gettid */
 #include <fenv.h>
 #include <math.h>
 #include <signal.h>
@@ -24,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <xmmintrin.h>
@@ -48,6 +51,7 @@ void rude_asin_f64(const double *x, double *y, size_t n);
 void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n);
 void rude_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
 void stuck_cos_f32(const float *x, float *y, size_t n);
+void stuck_asin_f32(const float *x, float *y, size_t n);
 
 void demo_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
@@ -113,8 +117,9 @@ void rude_asin_f64(const double *x, double *y, size_t n) {
 
 static volatile size_t recursion_limit = SIZE_MAX;
 
+/* Frames well below a page, so that the recursion cannot step over a thread stack's guard page into other memory. */
 static size_t recurse(size_t depth) {
-    volatile char frame[4096];
+    volatile char frame[512];
     frame[0] = (char)depth;
     return depth < recursion_limit ? recurse(depth + 1) + (size_t)frame[0] : 0;
 }
@@ -134,6 +139,16 @@ void stuck_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) {
         while (x[i] == 0x1.12345p-129f) sleep(1);
         y[i] = cosf(x[i]);
+    }
+}
+
+/* Overflows its stack on a thread other than the main one, in a call that holds the input of bits 0x00k12345 (k of 0
+ * to 3: one in each of the first four chunks, so that whichever a worker thread takes has one). */
+void stuck_asin_f32(const float *x, float *y, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, &x[i], sizeof bits);
+        y[i] = (bits & 0xffcfffffu) == 0x00012345u && gettid() != getpid() ? (float)recurse(0) : asinf(x[i]);
     }
 }
 

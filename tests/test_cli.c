@@ -2124,6 +2124,16 @@ static void kernels_that_upset_the_run_are_named(void **state) {
         fail_msg("a call that hangs in an exhaustive run: status %d, stderr '%s'", stuck_status, err);
     free(err);
     assert_false(exists(path("stuck.json")));
+    const int overflowed_status =
+        run("accuracy --op asin --dtype f32 --impl stuck --exhaustive --shard 0/1024 --threads 2 "
+            "--quiet --json $D/stuck.json");
+    err = slurp(path("err.txt"));
+    if (overflowed_status == 0 || overflowed_status == 2 ||
+        !strstr(err, "ulpbench: 'stuck' asin f32 (a call with n = ") ||
+        !strstr(err, ") crashed: SIGSEGV (invalid memory access)\n"))
+        fail_msg("a stack overflow in an exhaustive run: status %d, stderr '%s'", overflowed_status, err);
+    free(err);
+    assert_false(exists(path("stuck.json")));
     /* a library's own symbols before ulpbench's (not in the sanitizer builds, whose runtimes refuse RTLD_DEEPBIND):
      * SLEEF's cosf u35 misrounds about a fifth of these inputs, the library's own function none or hardly any */
 #ifndef ULPB_SANITIZER_RUNTIME
