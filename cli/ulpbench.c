@@ -273,6 +273,17 @@ static void names_of(char *buf, size_t len, int count, const char *(*name)(int))
 }
 static const char *op_name(int i) { return ulpb_ops[i].name; }
 static const char *dtype_name(int i) { return ulpb_dtypes[i].name; }
+/* "cos|asin" and "f16|bf16|f32|f64", from the registry, for help texts and messages */
+static const char *op_choices(void) {
+    static char buf[128];
+    if (!buf[0]) names_of(buf, sizeof buf, ULPB_OP_COUNT, op_name);
+    return buf;
+}
+static const char *dtype_choices(void) {
+    static char buf[128];
+    if (!buf[0]) names_of(buf, sizeof buf, ULPB_DTYPE_COUNT, dtype_name);
+    return buf;
+}
 
 /* ---- list ---------------------------------------------------------------------------------- */
 
@@ -903,7 +914,7 @@ static int run_exhaustive(const accuracy_options *o) {
             if (o->op_mask == (1u << i)) op = i;
         if (op < 0) {
             free(st);
-            return fail(sub, "--exhaustive needs one --op (cos or asin)");
+            return fail(sub, "--exhaustive needs one --op (%s)", op_choices());
         }
         const char *impl = o->impl_count ? o->impls[0] : "omk";
         const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, ULPB_DTYPE_f32);
@@ -1235,7 +1246,7 @@ static int cmd_hard_cases(int argc, char **argv) {
         if (c == 'n' || c == 'w' || c == 's') binary64_only = opts[option_index].name;
         if (c == 'o') {
             if (parse_mask(optarg, ulpb_op_find, ULPB_OP_COUNT, &op_mask))
-                return fail("hard-cases", "unknown op '%s' (expected cos, asin or all)", optarg);
+                return fail("hard-cases", "unknown op '%s' (expected %s|all)", optarg, op_choices());
         } else if (c == 'd') {
             if (strcmp(optarg, "f32") != 0 && strcmp(optarg, "f64") != 0)
                 return fail("hard-cases", "--dtype needs f32 or f64, got '%s'", optarg);
@@ -1261,9 +1272,9 @@ static int cmd_hard_cases(int argc, char **argv) {
                             optarg);
         } else if (c == 'h') {
             printf(
-                "usage: ulpbench hard-cases [--op cos|asin|all] [--dtype f64] [--starts N] [--span M] [--keep K]\n"
+                "usage: ulpbench hard-cases [--op %s|all] [--dtype f64] [--starts N] [--span M] [--keep K]\n"
                 "                           [--seed S] [--threads T]\n"
-                "       ulpbench hard-cases --dtype f32 [--op cos|asin|all] [--range LO,HI] [--keep K] [--threads "
+                "       ulpbench hard-cases --dtype f32 [--op %s|all] [--range LO,HI] [--keep K] [--threads "
                 "T]\n\n"
                 "Searches inputs whose cos/asin lies closest to a rounding midpoint, ranked with the long double\n"
                 "reference; prints the K closest per op, then the structural cases (reduction worst case, omk's\n"
@@ -1273,7 +1284,7 @@ static int cmd_hard_cases(int argc, char **argv) {
                 "x with LO <= x <= HI (default: every non-negative one of the op's domain, -x being as hard as x;\n"
                 "about 3.5 minutes on 2 cores), with omk's switch points in that range; output of the default:\n"
                 "tests/data/hard_cases_f32.txt. T threads (default: one per core); the output does not depend on T.\n",
-                DEFAULT_SEED);
+                op_choices(), op_choices(), DEFAULT_SEED);
             return 0;
         } else
             return bad_option("hard-cases", c, argc, argv);
@@ -1349,7 +1360,7 @@ static int cmd_accuracy(int argc, char **argv) {
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
     if (rc < 0) {
         printf(
-            "usage: ulpbench accuracy --op {cos|asin|all} --dtype {f16|bf16|f32|f64|all} [--impl NAME[,NAME...]|all]\n"
+            "usage: ulpbench accuracy --op {%s|all} --dtype {%s|all} [--impl NAME[,NAME...]|all]\n"
             "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
             "                        [--reference mpfr|fast] [--shard K/N]\n\n"
             "Checks each implementation (or those --impl names, in its order) against the correctly rounded MPFR\n"
@@ -1363,7 +1374,7 @@ static int cmd_accuracy(int argc, char **argv) {
             "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
             "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
             "K of N of every sampler's indices; ulpbench merge combines the shards.\n\n"
-            "       ulpbench accuracy --op {cos|asin} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
+            "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
             "                        [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
             "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
@@ -1372,7 +1383,7 @@ static int cmd_accuracy(int argc, char **argv) {
             "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
             "result is also written every %g s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
             "resumes from there.\n",
-            DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_CHECKPOINT_SECONDS);
+            op_choices(), dtype_choices(), DEFAULT_SAMPLES, DEFAULT_SEED, op_choices(), DEFAULT_CHECKPOINT_SECONDS);
         return 0;
     }
     if (rc) return rc;
@@ -1389,8 +1400,8 @@ static int cmd_accuracy(int argc, char **argv) {
     if (o.checkpoint_given) return fail("accuracy", "--checkpoint goes with --exhaustive");
     if (o.shard_given && (o.dtype_mask & ~((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
-    if (!o.op_mask) return fail("accuracy", "missing --op (cos, asin or all)");
-    if (!o.dtype_mask) return fail("accuracy", "missing --dtype (f16, bf16, f32, f64 or all)");
+    if (!o.op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
+    if (!o.dtype_mask) return fail("accuracy", "missing --dtype (%s|all)", dtype_choices());
     if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
     if (check_sampling_options("accuracy", &o)) return EXIT_USAGE;
@@ -1873,26 +1884,27 @@ static int cmd_eval(int argc, char **argv) {
             dtype_text = optarg;
             break;
         case 'h':
-            puts("usage: ulpbench eval --op {cos|asin} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
-                 "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
-                 "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
-                 "--dtype bf16, and writes OUT.npy with the same shape and dtype. IN.npy is a regular file (not a\n"
-                 "pipe). On any error: one line on stderr, exit status 2, and OUT.npy is not created.");
+            printf("usage: ulpbench eval --op {%s} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
+                   "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
+                   "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
+                   "--dtype bf16, and writes OUT.npy with the same shape and dtype. IN.npy is a regular file (not a\n"
+                   "pipe). On any error: one line on stderr, exit status 2, and OUT.npy is not created.\n",
+                   op_choices());
             return 0;
         default:
             return bad_option("eval", c, argc, argv);
         }
     }
-    if (!op_text) return fail("eval", "missing --op (cos or asin)");
+    if (!op_text) return fail("eval", "missing --op (%s)", op_choices());
     const int op = ulpb_op_find(op_text);
-    if (op < 0) return fail("eval", "unknown op '%s' (expected cos or asin)", op_text);
+    if (op < 0) return fail("eval", "unknown op '%s' (expected %s)", op_text, op_choices());
     if (!ulpb_impl_known(impl)) return unknown_impl("eval", impl);
     /* a baseline (memcpy) computes nothing: its output would be the input, exit status 0 */
     for (size_t i = 0; i < ulpb_entry_count; i++)
         if (strcmp(ulpb_entries[i].impl, impl) == 0 && ulpb_entries[i].role == ULPB_ROLE_BASELINE)
             return fail("eval", "'%s' is a throughput baseline, not an implementation of %s", impl, op_text);
     if (dtype_text && ulpb_dtype_find(dtype_text) < 0)
-        return fail("eval", "unknown dtype '%s' (expected f16, bf16, f32 or f64)", dtype_text);
+        return fail("eval", "unknown dtype '%s' (expected %s)", dtype_text, dtype_choices());
     if (argc - optind != 2) return fail("eval", "expected IN.npy and OUT.npy, got %d path(s)", argc - optind);
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
     if (check_outputs("eval", &out_path, 1)) return EXIT_USAGE;
