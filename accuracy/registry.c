@@ -36,7 +36,7 @@ const ulpb_op ulpb_ops[ULPB_OP_COUNT] = {
 };
 
 static const char *const isa_names[ULPB_ISA_COUNT] = {
-#define ULPB_ISA(name, label) label,
+#define ULPB_ISA(name, label, flags, cpu_test) label,
 #include "registry.def"
 #undef ULPB_ISA
 };
@@ -737,16 +737,16 @@ static bool cpu_has_f16c(void) {
 
 static bool cpu_supports(ulpb_isa isa) {
     __builtin_cpu_init();
+#define ULPB_CPU_HAS(feature) __builtin_cpu_supports(feature)
+#define ULPB_CPU_HAS_F16C     cpu_has_f16c()
     switch (isa) {
-    case ULPB_ISA_NONE:
-        return true;
-    /* SLEEF's and libmvec's AVX2 builds use FMA; the 16-bit wrappers use F16C */
-    case ULPB_ISA_AVX2:
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c();
-    case ULPB_ISA_AVX512:
-        return __builtin_cpu_supports("avx512f");
-    case ULPB_ISA_AVX512_BF16:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
+#define ULPB_ISA(name, label, flags, cpu_test)                                                                         \
+    case ULPB_ISA_##name:                                                                                              \
+        return (cpu_test);
+#include "registry.def"
+#undef ULPB_ISA
+#undef ULPB_CPU_HAS_F16C
+#undef ULPB_CPU_HAS
     case ULPB_ISA_COUNT:
         break;
     }

@@ -24,7 +24,7 @@ typedef enum {
 } ulpb_op_id;
 
 typedef enum {
-#define ULPB_ISA(name, label) ULPB_ISA_##name,
+#define ULPB_ISA(name, label, flags, cpu_test) ULPB_ISA_##name,
 #include "registry.def"
 #undef ULPB_ISA
     ULPB_ISA_COUNT

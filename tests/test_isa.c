@@ -23,6 +23,7 @@
 #include "omk_dispatch.h"
 #include "omk_internal.h"
 #include "omk_isa_expect.h"
+#include "cpu_test_cover.h"
 #include "test_bits.h"
 
 #ifndef ULPB_TEST_DATA
@@ -554,30 +555,23 @@ static void dispatch_follows_omk_isa(void **state) {
     }
 }
 
-/* Every instruction set a build is compiled for (-mFEATURE in omk_isas.h) is one its CPU test asks for: a test that
- * left one out would run that build on a CPU without it (SIGILL), and no test here could see it on a CPU that has the
- * feature. The expectations of omk_isa_expect.h come from the same CPU tests, so this reads their text. */
+/* Every instruction set a build is compiled for (-mFEATURE in omk_isas.h) is one its CPU test asks for
+ * (cpu_test_cover.h). The expectations of omk_isa_expect.h come from the same CPU tests, so only their text can tell.
+ */
 #define ISA_FLAGS_AND_TEST(name, ENUM, flags, cpu_test, arg) {#name, flags, #cpu_test},
 static void cpu_tests_cover_compile_flags(void **state) {
     (void)state;
     static const struct { const char *name, *flags, *cpu_test; } isas[] = {OMK_FOR_EACH_ISA(ISA_FLAGS_AND_TEST, 0)};
     int checked = 0;
-    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++)
-        for (const char *flag = strstr(isas[i].flags, "-m"); flag; flag = strstr(flag + 2, "-m")) {
-            char feature[32], asked[64];
-            const size_t len = strcspn(flag + 2, " ");
-            assert_true(len > 0 && len < sizeof feature);
-            memcpy(feature, flag + 2, len);
-            feature[len] = 0;
-            if (strcmp(feature, "f16c") == 0)
-                snprintf(asked, sizeof asked, "OMK_CPU_HAS_F16C"); /* from CPUID: Clang 14 lacks "f16c" */
-            else
-                snprintf(asked, sizeof asked, "OMK_CPU_HAS(\"%s\")", feature);
-            if (!strstr(isas[i].cpu_test, asked))
-                fail_msg("the %s build is compiled with -m%s, but its CPU test (%s) does not ask for it", isas[i].name,
-                         feature, isas[i].cpu_test);
-            checked++;
-        }
+    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++) {
+        char missing[32];
+        const int count =
+            cpu_test_covers_flags(isas[i].flags, isas[i].cpu_test, "OMK_CPU_HAS", "OMK_CPU_HAS_F16C", missing);
+        if (count < 0)
+            fail_msg("the %s build is compiled with -m%s, but its CPU test (%s) does not ask for it", isas[i].name,
+                     missing, isas[i].cpu_test);
+        checked += count;
+    }
     assert_true(checked >= 10); /* avx2's three and avx512's seven */
 }
 

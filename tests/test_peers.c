@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "bench.h"
+#include "cpu_test_cover.h"
 #include "omk.h"
 #include "registry.h"
 
@@ -75,6 +76,30 @@ static size_t comparison_inputs(ulpb_op_id op, ulpb_dtype_id dtype, void *x, siz
             ((double *)x)[n] = specials[i];
     }
     return n;
+}
+
+/* Every instruction set a wrapper file is compiled for (the -mFEATURE flags of its ISA in registry.def) is one the
+ * ISA's CPU test asks for (cpu_test_cover.h). */
+static void cpu_tests_cover_compile_flags(void **state) {
+    (void)state;
+    static const struct {
+        const char *label, *flags, *cpu_test;
+    } isas[] = {
+#define ULPB_ISA(name, label, flags, cpu_test) {label, flags, #cpu_test},
+#include "registry.def"
+#undef ULPB_ISA
+    };
+    int checked = 0;
+    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++) {
+        char missing[32];
+        const int count =
+            cpu_test_covers_flags(isas[i].flags, isas[i].cpu_test, "ULPB_CPU_HAS", "ULPB_CPU_HAS_F16C", missing);
+        if (count < 0)
+            fail_msg("accuracy/peers_%s.c is compiled with -m%s, but its CPU test (%s) does not ask for it",
+                     isas[i].label, missing, isas[i].cpu_test);
+        checked += count;
+    }
+    assert_true(checked >= 6); /* avx2's three, avx512's one, avx512bf16's two */
 }
 
 static void agree_with_glibc_within_documented_bounds(void **state) {
@@ -168,6 +193,7 @@ static void tails_match_single_calls(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cpu_tests_cover_compile_flags),
         cmocka_unit_test(agree_with_glibc_within_documented_bounds),
         cmocka_unit_test(subnormal_results_flushed_only_by_vcvtneps2bf16),
         cmocka_unit_test(tails_match_single_calls),
