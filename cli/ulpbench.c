@@ -2080,12 +2080,17 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
     /* a few looks per timeout, at most two a second: the watch must not disturb what bench times */
     const double period = fmin(fmax(kernel_timeout_s / 4, 0.05), 0.5);
     const struct timespec pause = {(time_t)period, (long)((period - floor(period)) * 1e9)};
+    double last_look = monotonic_seconds();
     for (;;) {
         nanosleep(&pause, NULL);
         const double now = monotonic_seconds();
+        /* a look long overdue: the process was stopped (SIGSTOP, ^Z) or the machine suspended, and the calls did not
+         * run meanwhile; they start their time again */
+        const bool resumed = now - last_look > period + 1.0;
+        last_look = now;
         const size_t count = ulpb_kernel_calls(calls);
         for (size_t k = 0; k < count; k++) {
-            if (!calls[k].entry || calls[k].calls != seen_calls[k]) {
+            if (!calls[k].entry || calls[k].calls != seen_calls[k] || resumed) {
                 seen_calls[k] = calls[k].calls;
                 seen_since[k] = now;
                 continue;
