@@ -238,9 +238,9 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
                      x_shift, shift);
         const ulpb_fp_controls controls = ulpb_fp_controls_now();
         const double t0 = now_seconds();
-        ulpb_kernel_running(e, len);
+        ulpb_kernel_running(e, len, 1);
         e->fn(xs, y, len);
-        ulpb_kernel_running(NULL, 0);
+        ulpb_kernel_running(NULL, 0, 0);
         *seconds += now_seconds() - t0;
         if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
         if (!guards_hold(e, b, y_region, lead, len, "y", call, err, err_len)) return -1;
@@ -290,9 +290,9 @@ int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char 
     char call[64];
     snprintf(call, sizeof call, "a call with n = %zu, in place", n);
     const ulpb_fp_controls controls = ulpb_fp_controls_now();
-    ulpb_kernel_running(e, n);
+    ulpb_kernel_running(e, n, 1);
     e->fn(y, y, n);
-    ulpb_kernel_running(NULL, 0);
+    ulpb_kernel_running(NULL, 0, 0);
     if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
     if (!guards_hold(e, &b, grown, guard, n, "y", call, err, err_len)) return -1;
     memmove(grown, y, n * b.bytes);

@@ -111,8 +111,9 @@ static _Thread_local volatile size_t running_n;
 /* The watch's view of each calling thread (ulpb_kernel_calls); relaxed atomics, a plain store each. */
 typedef struct {
     _Atomic(const ulpb_entry *) entry;
-    atomic_size_t n;
+    atomic_size_t n, calls_in_pass;
     atomic_ulong calls;
+    void *signal_stack; /* held here, so that a leak checker sees it in use */
 } call_slot;
 static call_slot call_slots[ULPB_CALL_SLOTS], unwatched_slot;
 static atomic_int call_slots_taken;
@@ -120,18 +121,19 @@ static _Thread_local call_slot *this_thread_slot;
 
 /* A signal handler's stack for each thread that calls kernels and has none, so that a kernel that overflows a thread's
  * stack (the exhaustive runner's workers too, not only the main thread) is named by the crash handler, which runs
- * there (SA_ONSTACK). Untouched pages cost no memory. */
+ * there (SA_ONSTACK). */
 enum { ALTERNATE_STACK_BYTES = 64 * 1024 };
-static char alternate_stacks[ULPB_CALL_SLOTS][ALTERNATE_STACK_BYTES];
 
 static void give_this_thread_an_alternate_stack(int slot) {
     stack_t current;
-    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return; /* it has one (ulpbench, ASan) */
-    const stack_t alternate = {.ss_sp = alternate_stacks[slot], .ss_size = ALTERNATE_STACK_BYTES, .ss_flags = 0};
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return; /* it has one (a sanitizer's) */
+    call_slots[slot].signal_stack = malloc(ALTERNATE_STACK_BYTES);
+    if (!call_slots[slot].signal_stack) return;
+    const stack_t alternate = {.ss_sp = call_slots[slot].signal_stack, .ss_size = ALTERNATE_STACK_BYTES, .ss_flags = 0};
     sigaltstack(&alternate, NULL);
 }
 
-void ulpb_kernel_running(const ulpb_entry *e, size_t n) {
+void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls) {
     running_n = n;
     running_kernel = e;
     if (!this_thread_slot) {
@@ -141,6 +143,7 @@ void ulpb_kernel_running(const ulpb_entry *e, size_t n) {
     }
     call_slot *slot = this_thread_slot;
     atomic_store_explicit(&slot->n, n, memory_order_relaxed);
+    atomic_store_explicit(&slot->calls_in_pass, calls, memory_order_relaxed);
     atomic_store_explicit(&slot->entry, e, memory_order_relaxed);
     /* only this thread writes its slot: no locked add */
     atomic_store_explicit(&slot->calls, atomic_load_explicit(&slot->calls, memory_order_relaxed) + 1,
@@ -154,6 +157,7 @@ size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
         calls[k].calls = atomic_load_explicit(&call_slots[k].calls, memory_order_acquire);
         calls[k].entry = atomic_load_explicit(&call_slots[k].entry, memory_order_relaxed);
         calls[k].n = atomic_load_explicit(&call_slots[k].n, memory_order_relaxed);
+        calls[k].calls_in_pass = atomic_load_explicit(&call_slots[k].calls_in_pass, memory_order_relaxed);
     }
     return count;
 }

@@ -127,9 +127,9 @@ ulpb_isa ulpb_isa_named(const char *name, size_t n);
 int ulpb_check_disable_isa(char *err, size_t err_len);
 
 /* The kernel this thread is running (NULL: none) and its n, for the messages of a crash or an exit() inside it:
- * ulpb_kernel_running sets it around each call of a kernel (accuracy and bench), ulpb_kernel_in_call reads it
- * (async-signal-safe). */
-void ulpb_kernel_running(const ulpb_entry *e, size_t n);
+ * ulpb_kernel_running sets it around each call of a kernel (accuracy), or each pass of `calls` calls of n elements
+ * (bench), ulpb_kernel_in_call reads it (async-signal-safe). */
+void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls);
 /* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back; if not, they are put
  * back and err names e, the call (NULL: none named) and what changed: a kernel that keeps them changed would change
  * the figures of everything measured after it. */
@@ -138,12 +138,13 @@ bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, con
 const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
 /* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the
- * kernel it is in (NULL: none), and calls changes at every start and end of a call (ulpb_kernel_running). Threads
- * after the first ULPB_CALL_SLOTS are not listed. Returns how many slots it filled. */
-enum { ULPB_CALL_SLOTS = 256 };
+ * kernel it is in (NULL: none), in calls_in_pass calls of n elements, and calls changes at every start and end
+ * (ulpb_kernel_running). Threads after the first ULPB_CALL_SLOTS (--threads' 1,024 and the main thread, with room) are
+ * not listed. Returns how many slots it filled. */
+enum { ULPB_CALL_SLOTS = 1088 };
 typedef struct {
     const ulpb_entry *entry;
-    size_t n;
+    size_t n, calls_in_pass;
     unsigned long calls;
 } ulpb_kernel_call;
 size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]);

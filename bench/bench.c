@@ -232,9 +232,9 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
     const size_t warm_size = g->size < ULPB_BENCH_ROUND_ELEMENTS ? g->size : ULPB_BENCH_ROUND_ELEMENTS;
     const ulpb_fp_controls controls = ulpb_fp_controls_now();
     for (int m = 0; m < g->count; m++) {
-        ulpb_kernel_running(g->members[m], warm_size);
+        ulpb_kernel_running(g->members[m], warm_size, blocks);
         ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, warm_size, blocks);
-        ulpb_kernel_running(NULL, 0);
+        ulpb_kernel_running(NULL, 0, 0);
         if (!ulpb_kernel_kept_controls(g->members[m], controls, NULL, err, err_len)) {
             free(in), free(out), free(wall), free(cpu), free(tmp);
             return -1;
@@ -250,9 +250,9 @@ static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_resu
         ulpb_bench_round_order(order_stream, r, g->count, order);
         for (int p = 0; p < g->count; p++) {
             const int m = order[p];
-            ulpb_kernel_running(g->members[m], g->size);
+            ulpb_kernel_running(g->members[m], g->size, blocks);
             const ulpb_bench_sample s = ulpb_bench_time_pass(g->members[m]->fn, bytes, in, out, g->size, blocks);
-            ulpb_kernel_running(NULL, 0);
+            ulpb_kernel_running(NULL, 0, 0);
             if (!ulpb_kernel_kept_controls(g->members[m], controls, NULL, err, err_len)) {
                 free(in), free(out), free(wall), free(cpu), free(tmp);
                 return -1;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The directory part of path ("." for a bare name, "/" for a file in the root); malloc'ed. */
@@ -254,6 +256,18 @@ void ulpb_remove_pending_outputs(void) {
     if (made_dir) rmdir(made_dir); /* async-signal-safe, and fails once a file is in it */
 }
 
+/* Held by a write of outputs from its list of temporary files to their renames (ulpb_exit_removing_pending_outputs). */
+static pthread_mutex_t writing_outputs = PTHREAD_MUTEX_INITIALIZER;
+
+void ulpb_exit_removing_pending_outputs(int status) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10; /* a write stuck on a full pipe must not keep a hung run alive */
+    pthread_mutex_timedlock(&writing_outputs, &deadline);
+    ulpb_remove_pending_outputs();
+    _exit(status);
+}
+
 static void remove_temps_then_end(int sig) {
     if (renaming) {
         held_signal = sig;
@@ -294,6 +308,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
     struct sigaction cleanup = {0}, previous[ENDING_SIGNALS];
     cleanup.sa_handler = remove_temps_then_end;
     sigfillset(&cleanup.sa_mask);
+    pthread_mutex_lock(&writing_outputs);
     renaming = held_signal = 0;
     pending_count = count;
     pending_temps = tmps;
@@ -349,6 +364,7 @@ static int write_outputs_with(const ulpb_output *outputs, int count, bool own_ha
     pending_temps = NULL;
     for (int k = 0; k < ENDING_SIGNALS; k++) sigaction(ending_signals[k], &previous[k], NULL);
     renaming = 0;
+    pthread_mutex_unlock(&writing_outputs);
     if (held_signal) raise(held_signal); /* to the handler or default action that was in place before */
     for (int i = 0; i < count && tmps && wheres; i++) free(tmps[i]), free(wheres[i]);
     free(tmps);

@@ -59,5 +59,9 @@ void ulpb_remove_dir_when_ended(const char *dir);
 /* Removes the temporary files being written and the run's empty output directory (async-signal-safe): for a process
  * that is about to die of a signal. */
 void ulpb_remove_pending_outputs(void);
+/* Ends the process with status, the run's pending outputs removed as above, from a thread other than the one writing
+ * them (the watch on hung kernel calls): a write in progress is let finish first (up to 10 s), so that no output is
+ * left half-replaced and no list of temporary files is read while it is freed. */
+_Noreturn void ulpb_exit_removing_pending_outputs(int status);
 
 #endif

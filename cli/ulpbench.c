@@ -1276,7 +1276,7 @@ static int cmd_hard_cases(int argc, char **argv) {
                 "                           [--seed S] [--threads T]\n"
                 "       ulpbench hard-cases --dtype f32 [--op %s|all] [--range LO,HI] [--keep K] [--threads "
                 "T]\n\n"
-                "Searches inputs whose cos/asin lies closest to a rounding midpoint, ranked with the long double\n"
+                "Searches inputs whose value lies closest to a rounding midpoint, ranked with the long double\n"
                 "reference; prints the K closest per op, then the structural cases (reduction worst case, omk's\n"
                 "switch points), each measured exactly with MPFR. binary64 (the default): M consecutive doubles from\n"
                 "each of N starting points drawn from the accuracy samplers (seed S); output: the data table format\n"
@@ -2061,7 +2061,7 @@ static void refuse_exit_from_kernel(void) {
 /* A kernel call that does not return (a kernel under test that hangs) would hold a CI job until the job's own timeout,
  * naming nothing: a thread watches every calling thread's calls (ulpb_kernel_calls) and ends the run, with exit
  * status 2 and the kernel's name, once a call has run ULPB_KERNEL_TIMEOUT seconds and 10 more per million elements
- * (for eval's single call over a large file). */
+ * (for eval's single call over a large file; bench's passes of many calls count all their elements). */
 enum { KERNEL_TIMEOUT_DEFAULT_S = 60 };
 static double kernel_timeout_s = KERNEL_TIMEOUT_DEFAULT_S;
 #define KERNEL_TIMEOUT_PER_ELEMENT_S 1e-5
@@ -2084,8 +2084,8 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
     for (;;) {
         nanosleep(&pause, NULL);
         const double now = monotonic_seconds();
-        /* a look long overdue: the process was stopped (SIGSTOP, ^Z) or the machine suspended, and the calls did not
-         * run meanwhile; they start their time again */
+        /* a look a second overdue: the process was stopped (SIGSTOP, ^Z) or the machine suspended, and the calls did
+         * not run meanwhile; they start their time again */
         const bool resumed = now - last_look > period + 1.0;
         last_look = now;
         const size_t count = ulpb_kernel_calls(calls);
@@ -2095,16 +2095,28 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
                 seen_since[k] = now;
                 continue;
             }
-            const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * (double)calls[k].n;
+            const double elements = (double)calls[k].n * (double)calls[k].calls_in_pass;
+            const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * elements;
             if (now - seen_since[k] < limit) continue;
             const ulpb_entry *e = calls[k].entry;
-            fprintf(stderr,
-                    "ulpbench: '%s' %s %s (a call with n = %zu) has not returned after %.3g s: the run is incomplete "
-                    "(ULPB_KERNEL_TIMEOUT=%.3g sets the seconds a call may take, plus 10 per million elements; 0 "
-                    "waits for ever)\n",
-                    e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, calls[k].n, limit, kernel_timeout_s);
-            ulpb_remove_pending_outputs();
-            _exit(EXIT_USAGE);
+            char what[96];
+            if (calls[k].calls_in_pass == 1)
+                snprintf(what, sizeof what, "a call with n = %zu", calls[k].n);
+            else
+                snprintf(what, sizeof what, "a pass of %zu calls with n = %zu", calls[k].calls_in_pass, calls[k].n);
+            char after[32]; /* "0.5", "61.2", "1234": no exponent */
+            snprintf(after, sizeof after, limit < 1000 ? "%.3g" : "%.0f", limit);
+            /* not through stdio: the hung kernel may hold stderr's lock */
+            char message[512];
+            const int len =
+                snprintf(message, sizeof message,
+                         "ulpbench: '%s' %s %s (%s) has not returned after %s s: the run is incomplete "
+                         "(ULPB_KERNEL_TIMEOUT=%.10g sets the seconds a call may take, plus 10 per million "
+                         "elements; 0 waits for ever)\n",
+                         e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, what, after, kernel_timeout_s);
+            ssize_t ignored = write(STDERR_FILENO, message, len > 0 && (size_t)len < sizeof message ? (size_t)len : 0);
+            (void)ignored;
+            ulpb_exit_removing_pending_outputs(EXIT_USAGE);
         }
     }
     return NULL;
@@ -2114,13 +2126,11 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
 static void read_kernel_timeout(char *err, size_t err_len) {
     const char *text = getenv("ULPB_KERNEL_TIMEOUT");
     if (!text || !*text) return;
-    char *end;
-    errno = 0;
-    const double seconds = strtod(text, &end);
-    if (*end || errno || !(seconds >= 0 && seconds <= 1e9) || isspace((unsigned char)*text))
+    double seconds;
+    if (parse_number(text, &seconds) || strpbrk(text, "xXiInN") || !(seconds >= 0 && seconds <= 1e9))
         snprintf(err, err_len,
-                 "ULPB_KERNEL_TIMEOUT=%s is no number of seconds from 0 to 1e9 (the longest a kernel call may take; 0 "
-                 "waits for ever)",
+                 "ULPB_KERNEL_TIMEOUT=%s is no decimal number of seconds from 0 to 1e9 (the longest a kernel call may "
+                 "take; 0 waits for ever)",
                  text);
     else
         kernel_timeout_s = seconds;

@@ -12,6 +12,7 @@
  *           bf16 never returns from calls of 5;
  *   stuck_*: what goes wrong on one thread of an exhaustive run: cos f32 never returns from a call of the second
  *            chunk, asin f32 overflows a worker thread's stack;
+ *   slow_cos_f64: takes a second over calls of 100,000 elements or more;
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
@@ -52,6 +53,7 @@ void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n);
 void rude_asin_bf16(const uint16_t *x, uint16_t *y, size_t n);
 void stuck_cos_f32(const float *x, float *y, size_t n);
 void stuck_asin_f32(const float *x, float *y, size_t n);
+void slow_cos_f64(const double *x, double *y, size_t n);
 
 void demo_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = cosf(x[i]);
@@ -150,6 +152,12 @@ void stuck_asin_f32(const float *x, float *y, size_t n) {
         memcpy(&bits, &x[i], sizeof bits);
         y[i] = (bits & 0xffcfffffu) == 0x00012345u && gettid() != getpid() ? (float)recurse(0) : asinf(x[i]);
     }
+}
+
+/* A second in every call of 100,000 elements or more: slow, not hung, for the watch on calls that do not return. */
+void slow_cos_f64(const double *x, double *y, size_t n) {
+    if (n >= 100000) sleep(1);
+    for (size_t i = 0; i < n; i++) y[i] = cos(x[i]);
 }
 
 void (*datum_cos_f32)(const float *x, float *y, size_t n) = demo_cos_f32;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -55,6 +56,12 @@ static int run_appending_to(const char *args, const char *name) {
     snprintf(cmd, sizeof cmd, "'%s' %s >>%s 2>%s", ULPBENCH_BIN, args, path(name), path("err.txt"));
     const int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static char *slurp(const char *p) {
@@ -1221,11 +1228,11 @@ static void environment_errors_and_help(void **state) {
         fail_msg("--json -h with OMK_HALF16=tabel: status %d, stderr '%s'", status, err);
     free(err);
     assert_false(exists(path("-h")));
-    static const char *const timeouts[] = {"soon", "-1", "1e10", " 5", "nan", "5s"};
+    static const char *const timeouts[] = {"soon", "-1", "1e10", " 5", "nan", "5s", "0x10", "inf"};
     for (size_t k = 0; k < sizeof timeouts / sizeof *timeouts; k++) {
         char setting[64], needle[64];
         snprintf(setting, sizeof setting, "ULPB_KERNEL_TIMEOUT='%s' ", timeouts[k]);
-        snprintf(needle, sizeof needle, "ULPB_KERNEL_TIMEOUT=%s is no number of seconds", timeouts[k]);
+        snprintf(needle, sizeof needle, "ULPB_KERNEL_TIMEOUT=%s is no decimal number of seconds", timeouts[k]);
         const int timeout_status = run_program(setting, ULPBENCH_BIN, "list");
         err = slurp(path("err.txt"));
         if (timeout_status != 2 || !one_line_with(err, needle))
@@ -2114,6 +2121,39 @@ static void kernels_that_upset_the_run_are_named(void **state) {
         fail_msg("a call that hangs: status %d, stderr '%s'", hung_status, err);
     free(err);
     assert_false(exists(path("hung")));
+    /* time while the process is stopped does not count: stopped for 2 s, 0.3 s into a call, it is ended a second after
+     * it goes on, not at once; ULPB_KERNEL_TIMEOUT=0 waits for ever (the run is killed after 3 s) */
+    const double stop_start = now_seconds();
+    char stop_and_go[1024];
+    snprintf(stop_and_go, sizeof stop_and_go,
+             "ULPB_KERNEL_TIMEOUT=1 '%s' report --op asin --dtype bf16 --impl rude --no-bench --output-dir %s "
+             "2>%s & p=$!; sleep 0.3; kill -STOP $p; sleep 2; kill -CONT $p; wait $p",
+             ULPBENCH_BIN, path("hung"), path("err.txt"));
+    const int stopped_status = system(stop_and_go);
+    const double stop_elapsed = now_seconds() - stop_start;
+    err = slurp(path("err.txt"));
+    if (!WIFEXITED(stopped_status) || WEXITSTATUS(stopped_status) != 2 || stop_elapsed < 3.2 ||
+        !one_line_with(err, "has not returned after 1 s"))
+        fail_msg("a call in a stopped process: status %d after %.2f s (at least 3.3 s wanted), stderr '%s'",
+                 stopped_status, stop_elapsed, err);
+    free(err);
+    assert_int_equal(run_program("ULPB_KERNEL_TIMEOUT=0 timeout -s KILL 3 ", ULPBENCH_BIN,
+                                 "report --op asin --dtype bf16 --impl rude --no-bench --output-dir $D/hung"),
+                     128 + SIGKILL);
+    rmdir(path("hung")); /* made by the run killed outright */
+    /* a long call is given 10 s more per million elements: eval's one call over 200,000 elements may take 2.2 s */
+    enum { SLOW_ELEMENTS = 200000 };
+    double *slow_x = calloc(SLOW_ELEMENTS, sizeof *slow_x);
+    assert_non_null(slow_x);
+    const size_t slow_shape = SLOW_ELEMENTS;
+    write_array("slow.npy", NPY_F8, 1, &slow_shape, slow_x);
+    free(slow_x);
+    snprintf(setting, sizeof setting, "slow=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(
+        run_program("ULPB_KERNEL_TIMEOUT=0.2 ", ULPBENCH_BIN, "eval --op cos --impl slow $D/slow.npy $D/slow-cos.npy"),
+        0);
+    assert_true(exists(path("slow-cos.npy")));
     /* and on any thread of an exhaustive run, while the others go on calling the kernel */
     snprintf(setting, sizeof setting, "stuck=%s", ULPB_DEMO_KERNELS);
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
