@@ -561,17 +561,9 @@ static void dispatch_follows_omk_isa(void **state) {
 #define ISA_FLAGS_AND_TEST(name, ENUM, flags, cpu_test, arg) {#name, flags, #cpu_test},
 static void cpu_tests_cover_compile_flags(void **state) {
     (void)state;
-    static const struct { const char *name, *flags, *cpu_test; } isas[] = {OMK_FOR_EACH_ISA(ISA_FLAGS_AND_TEST, 0)};
-    int checked = 0;
-    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++) {
-        char missing[32];
-        const int count =
-            cpu_test_covers_flags(isas[i].flags, isas[i].cpu_test, "OMK_CPU_HAS", "OMK_CPU_HAS_F16C", missing);
-        if (count < 0)
-            fail_msg("the %s build is compiled with -m%s, but its CPU test (%s) does not ask for it", isas[i].name,
-                     missing, isas[i].cpu_test);
-        checked += count;
-    }
+    static const isa_text isas[] = {OMK_FOR_EACH_ISA(ISA_FLAGS_AND_TEST, 0)};
+    const int checked = check_cpu_tests_cover_flags(isas, sizeof isas / sizeof *isas, "OMK_CPU_HAS", "OMK_CPU_HAS_F16C",
+                                                    "the %s build");
     assert_true(checked >= 10); /* avx2's three and avx512's seven */
 }
 

@@ -82,23 +82,13 @@ static size_t comparison_inputs(ulpb_op_id op, ulpb_dtype_id dtype, void *x, siz
  * ISA's CPU test asks for (cpu_test_cover.h). */
 static void cpu_tests_cover_compile_flags(void **state) {
     (void)state;
-    static const struct {
-        const char *label, *flags, *cpu_test;
-    } isas[] = {
+    static const isa_text isas[] = {
 #define ULPB_ISA(name, label, flags, cpu_test) {label, flags, #cpu_test},
 #include "registry.def"
 #undef ULPB_ISA
     };
-    int checked = 0;
-    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++) {
-        char missing[32];
-        const int count =
-            cpu_test_covers_flags(isas[i].flags, isas[i].cpu_test, "ULPB_CPU_HAS", "ULPB_CPU_HAS_F16C", missing);
-        if (count < 0)
-            fail_msg("accuracy/peers_%s.c is compiled with -m%s, but its CPU test (%s) does not ask for it",
-                     isas[i].label, missing, isas[i].cpu_test);
-        checked += count;
-    }
+    const int checked = check_cpu_tests_cover_flags(isas, sizeof isas / sizeof *isas, "ULPB_CPU_HAS",
+                                                    "ULPB_CPU_HAS_F16C", "accuracy/peers_%s.c");
     assert_true(checked >= 6); /* avx2's three, avx512's one, avx512bf16's two */
 }
 
