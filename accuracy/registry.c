@@ -111,6 +111,7 @@ static _Thread_local volatile size_t running_n;
 /* The watch's view of each calling thread (ulpb_kernel_calls); relaxed atomics, a plain store each. */
 typedef struct {
     _Atomic(const ulpb_entry *) entry;
+    _Atomic(const char *) loading;
     atomic_size_t n, calls_in_pass;
     atomic_ulong calls;
     void *signal_stack; /* held here, so that a leak checker sees it in use */
@@ -133,21 +134,36 @@ static void give_this_thread_an_alternate_stack(int slot) {
     sigaltstack(&alternate, NULL);
 }
 
-void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls) {
-    running_n = n;
-    running_kernel = e;
+static call_slot *slot_of_this_thread(void) {
     if (!this_thread_slot) {
         const int k = atomic_fetch_add(&call_slots_taken, 1);
         this_thread_slot = k < ULPB_CALL_SLOTS ? &call_slots[k] : &unwatched_slot;
         if (k < ULPB_CALL_SLOTS) give_this_thread_an_alternate_stack(k);
     }
-    call_slot *slot = this_thread_slot;
+    return this_thread_slot;
+}
+
+/* only this thread writes its slot: no locked add */
+static void count_a_start_or_end(call_slot *slot) {
+    atomic_store_explicit(&slot->calls, atomic_load_explicit(&slot->calls, memory_order_relaxed) + 1,
+                          memory_order_release);
+}
+
+void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls) {
+    running_n = n;
+    running_kernel = e;
+    call_slot *slot = slot_of_this_thread();
     atomic_store_explicit(&slot->n, n, memory_order_relaxed);
     atomic_store_explicit(&slot->calls_in_pass, calls, memory_order_relaxed);
     atomic_store_explicit(&slot->entry, e, memory_order_relaxed);
-    /* only this thread writes its slot: no locked add */
-    atomic_store_explicit(&slot->calls, atomic_load_explicit(&slot->calls, memory_order_relaxed) + 1,
-                          memory_order_release);
+    count_a_start_or_end(slot);
+}
+
+/* The watch covers a library's constructors too (dlopen), which run arbitrary code of the user's. */
+static void library_loading(const char *path) {
+    call_slot *slot = slot_of_this_thread();
+    atomic_store_explicit(&slot->loading, path, memory_order_relaxed);
+    count_a_start_or_end(slot);
 }
 
 size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
@@ -156,6 +172,7 @@ size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
     for (size_t k = 0; k < count; k++) {
         calls[k].calls = atomic_load_explicit(&call_slots[k].calls, memory_order_acquire);
         calls[k].entry = atomic_load_explicit(&call_slots[k].entry, memory_order_relaxed);
+        calls[k].loading = atomic_load_explicit(&call_slots[k].loading, memory_order_relaxed);
         calls[k].n = atomic_load_explicit(&call_slots[k].n, memory_order_relaxed);
         calls[k].calls_in_pass = atomic_load_explicit(&call_slots[k].calls_in_pass, memory_order_relaxed);
     }
@@ -427,7 +444,9 @@ static bool in_executable_segment(void *address) { return dl_iterate_phdr(segmen
 static int load_library(const library_item *item, int slot, ulpb_entry *entries, size_t *count, char *record,
                         size_t record_len, char *err, size_t err_len) {
     const ulpb_fp_controls controls = ulpb_fp_controls_now();
+    library_loading(item->path);
     void *handle = dlopen(item->resolved, LIBRARY_DLOPEN_FLAGS);
+    library_loading(NULL);
     /* a constructor that adopts the user's locale would turn the JSON's decimal points into commas */
     setlocale(LC_ALL, "C");
     if (!handle) {

@@ -138,12 +138,14 @@ bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, con
 const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 
 /* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the
- * kernel it is in (NULL: none), in calls_in_pass calls of n elements, and calls changes at every start and end
- * (ulpb_kernel_running). Threads after the first ULPB_CALL_SLOTS (--threads' 1,024 and the main thread, with room) are
- * not listed. Returns how many slots it filled. */
+ * kernel it is in (NULL: none), in calls_in_pass calls of n elements, loading the path of a library of ULPB_LIBRARIES
+ * being loaded (its constructors run; NULL: none), and calls changes at every start and end (ulpb_kernel_running).
+ * Threads after the first ULPB_CALL_SLOTS (--threads' 1,024 and the main thread, with room) are not listed. Returns how
+ * many slots it filled. */
 enum { ULPB_CALL_SLOTS = 1088 };
 typedef struct {
     const ulpb_entry *entry;
+    const char *loading;
     size_t n, calls_in_pass;
     unsigned long calls;
 } ulpb_kernel_call;

@@ -2090,30 +2090,31 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
         last_look = now;
         const size_t count = ulpb_kernel_calls(calls);
         for (size_t k = 0; k < count; k++) {
-            if (!calls[k].entry || calls[k].calls != seen_calls[k] || resumed) {
+            if ((!calls[k].entry && !calls[k].loading) || calls[k].calls != seen_calls[k] || resumed) {
                 seen_calls[k] = calls[k].calls;
                 seen_since[k] = now;
                 continue;
             }
-            const double elements = (double)calls[k].n * (double)calls[k].calls_in_pass;
+            const ulpb_entry *e = calls[k].entry;
+            const double elements = e ? (double)calls[k].n * (double)calls[k].calls_in_pass : 0.0;
             const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * elements;
             if (now - seen_since[k] < limit) continue;
-            const ulpb_entry *e = calls[k].entry;
-            char what[96];
-            if (calls[k].calls_in_pass == 1)
-                snprintf(what, sizeof what, "a call with n = %zu", calls[k].n);
+            char what[160], after[32], message[640];
+            snprintf(after, sizeof after, limit < 1000 ? "%.3g" : "%.0f", limit); /* "0.5", "61.2", "1234" */
+            if (!e)
+                snprintf(what, sizeof what, "ULPB_LIBRARIES: loading '%.60s' (its constructors run)", calls[k].loading);
+            else if (calls[k].calls_in_pass == 1)
+                snprintf(what, sizeof what, "'%s' %s %s (a call with n = %zu)", e->impl, ulpb_ops[e->op].name,
+                         ulpb_dtypes[e->dtype].name, calls[k].n);
             else
-                snprintf(what, sizeof what, "a pass of %zu calls with n = %zu", calls[k].calls_in_pass, calls[k].n);
-            char after[32]; /* "0.5", "61.2", "1234": no exponent */
-            snprintf(after, sizeof after, limit < 1000 ? "%.3g" : "%.0f", limit);
+                snprintf(what, sizeof what, "'%s' %s %s (a pass of %zu calls with n = %zu)", e->impl,
+                         ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, calls[k].calls_in_pass, calls[k].n);
             /* not through stdio: the hung kernel may hold stderr's lock */
-            char message[512];
-            const int len =
-                snprintf(message, sizeof message,
-                         "ulpbench: '%s' %s %s (%s) has not returned after %s s: the run is incomplete "
-                         "(ULPB_KERNEL_TIMEOUT=%.10g sets the seconds a call may take, plus 10 per million "
-                         "elements; 0 waits for ever)\n",
-                         e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, what, after, kernel_timeout_s);
+            const int len = snprintf(message, sizeof message,
+                                     "ulpbench: %s has not returned after %s s: the run is incomplete "
+                                     "(ULPB_KERNEL_TIMEOUT=%.10g sets the seconds a call may take, plus 10 per million "
+                                     "elements; 0 waits for ever)\n",
+                                     what, after, kernel_timeout_s);
             ssize_t ignored = write(STDERR_FILENO, message, len > 0 && (size_t)len < sizeof message ? (size_t)len : 0);
             (void)ignored;
             ulpb_exit_removing_pending_outputs(EXIT_USAGE);
@@ -2222,6 +2223,7 @@ int main(int argc, char **argv) {
     /* the user's kernels join the registry before any command reads it; after OMK_ISA is set, for a library that
      * reads it when loaded */
     if (!*env_error) read_kernel_timeout(env_error, sizeof env_error);
+    if (!*env_error) watch_for_hung_kernels();
     if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
     if (*env_error && !help) {
         fail_early("%s", env_error);
@@ -2229,7 +2231,6 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     g_env_error = env_error;
-    if (!*env_error) watch_for_hung_kernels();
     char *command = join_command(argc, argv);
     g_command = command;
     g_argc = argc;

@@ -16,9 +16,9 @@
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
- * GCC's crtfastmath.o does for a library linked with -ffast-math.
- * demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says
- * so on stderr (test_cli checks that a setting with a bad item loads nothing). */
+ * GCC's crtfastmath.o does for a library linked with -ffast-math; with ULPB_DEMO_HANG_AT_LOAD set, its constructor
+ * never returns. demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE
+ * set, it says so on stderr (test_cli checks that a setting with a bad item loads nothing). */
 #define _GNU_SOURCE /* gettid */
 #include <fenv.h>
 #include <math.h>
@@ -174,4 +174,5 @@ void deep_cos_f32(const float *x, float *y, size_t n) {
 __attribute__((constructor)) static void announce(void) {
     if (getenv("ULPB_DEMO_ANNOUNCE")) fputs("demo_kernels loaded\n", stderr);
     if (getenv("ULPB_DEMO_FLUSH_AT_LOAD")) _mm_setcsr(_mm_getcsr() | 0x8040);
+    while (getenv("ULPB_DEMO_HANG_AT_LOAD")) sleep(1);
 }

@@ -2198,6 +2198,14 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     expect_usage_error("list", "changed the floating-point controls: flush to zero on, denormals are zero on (MXCSR "
                                "0x1f80 -> 0x9fc0");
     assert_int_equal(unsetenv("ULPB_DEMO_FLUSH_AT_LOAD"), 0);
+    /* a constructor that never returns is a hang too */
+    const int load_status =
+        run_program("ULPB_DEMO_HANG_AT_LOAD=1 ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN, "list");
+    err = slurp(path("err.txt"));
+    if (load_status != 2 || !one_line_with(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
+        !strstr(err, "(its constructors run) has not returned after 0.5 s"))
+        fail_msg("a library whose constructor hangs: status %d, stderr '%s'", load_status, err);
+    free(err);
     assert_int_equal(run("list"), 0);
     assert_no_temp_files_in(g_dir);
 }
