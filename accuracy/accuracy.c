@@ -350,6 +350,11 @@ static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t t
             (unsigned long long)done, (unsigned long long)total, elapsed, eta, isatty(2) ? "" : "\n");
 }
 
+int ulpb_team_size(int threads) {
+    if (threads <= 0) threads = omp_get_num_procs() < ULPB_THREADS_MAX ? omp_get_num_procs() : ULPB_THREADS_MAX;
+    return ref_team_size(threads);
+}
+
 int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, char *err, size_t err_len) {
     int n_results = 0;
     const ulpb_entry *skipped = NULL;
@@ -408,7 +413,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 
     uint64_t total = 0;
     for (int s = 0; s < p.count; s++) total += p.inputs[s];
-    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs());
+    const int threads = ulpb_team_size(spec->threads);
     const double start = now_seconds();
     double last_progress = start, reference_seconds = 0.0;
     int s = 0;

@@ -44,11 +44,15 @@ typedef struct {
     uint64_t samples; /* binary32/binary64 only; 16-bit formats are always exhaustive */
     uint64_t seed;
     const char *impl;             /* NULL: every registry entry of (op, dtype) */
-    int threads;                  /* 0: all cores */
+    int threads;                  /* 0: all cores, up to ULPB_THREADS_MAX (ulpb_team_size) */
     bool progress;                /* progress on stderr */
     bool fast_reference;          /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
     int shard_index, shard_count; /* sampled runs: slice K of N of every sampler's indices (0/0: all) */
 } ulpb_check_spec;
+
+/* The threads a runner uses when asked for `threads` (0: one per core, up to ULPB_THREADS_MAX, the threads the
+ * hung-call watch lists), fewer when the reference allows only one (ref_team_size). */
+int ulpb_team_size(int threads);
 
 /* Runs one (op, dtype) group. Writes up to `capacity` results, returns how many, or -1 with a
  * message in err when nothing matches. */

@@ -141,7 +141,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         if (previous[k].sa_handler == SIG_IGN) sigaction(stop_signals[k], &previous[k], NULL);
     }
 
-    const int threads = ref_team_size(spec->threads > 0 ? spec->threads : omp_get_num_procs());
+    const int threads = ulpb_team_size(spec->threads);
     const double start = now_seconds();
     double last_progress = start, last_checkpoint = start;
     int finished = 0;

@@ -105,10 +105,8 @@ static const ulpb_entry builtin_entries[] = {
 const ulpb_entry *ulpb_entries = builtin_entries;
 size_t ulpb_entry_count = sizeof builtin_entries / sizeof builtin_entries[0];
 
-static _Thread_local const ulpb_entry *volatile running_kernel;
-static _Thread_local volatile size_t running_n;
-
-/* The watch's view of each calling thread (ulpb_kernel_calls); relaxed atomics, a plain store each. */
+/* Each calling thread's kernel, for the watch (ulpb_kernel_calls) and the thread's own crash handler
+ * (ulpb_kernel_in_call); relaxed atomics, a plain store each. */
 typedef struct {
     _Atomic(const ulpb_entry *) entry;
     _Atomic(const char *) loading;
@@ -116,7 +114,8 @@ typedef struct {
     atomic_ulong calls;
     void *signal_stack; /* held here, so that a leak checker sees it in use */
 } call_slot;
-static call_slot call_slots[ULPB_CALL_SLOTS], unwatched_slot;
+static call_slot call_slots[ULPB_CALL_SLOTS];
+static _Thread_local call_slot unwatched_slot; /* a thread's own beyond the listed ones */
 static atomic_int call_slots_taken;
 static _Thread_local call_slot *this_thread_slot;
 
@@ -150,8 +149,6 @@ static void count_a_start_or_end(call_slot *slot) {
 }
 
 void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls) {
-    running_n = n;
-    running_kernel = e;
     call_slot *slot = slot_of_this_thread();
     atomic_store_explicit(&slot->n, n, memory_order_relaxed);
     atomic_store_explicit(&slot->calls_in_pass, calls, memory_order_relaxed);
@@ -180,8 +177,9 @@ size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
 }
 
 const ulpb_entry *ulpb_kernel_in_call(size_t *n) {
-    *n = running_n;
-    return running_kernel;
+    const call_slot *slot = this_thread_slot;
+    *n = slot ? atomic_load_explicit(&slot->n, memory_order_relaxed) : 0;
+    return slot ? atomic_load_explicit(&slot->entry, memory_order_relaxed) : NULL;
 }
 
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,

@@ -126,9 +126,9 @@ ulpb_isa ulpb_isa_named(const char *name, size_t n);
 /* 0 when every name in ULPB_DISABLE_ISA is an ISA (or it is unset); else -1 and a message in err. */
 int ulpb_check_disable_isa(char *err, size_t err_len);
 
-/* The kernel this thread is running (NULL: none) and its n, for the messages of a crash or an exit() inside it:
- * ulpb_kernel_running sets it around each call of a kernel (accuracy), or each pass of `calls` calls of n elements
- * (bench), ulpb_kernel_in_call reads it (async-signal-safe). */
+/* The kernel this thread is running (NULL: none) and its n, for the messages of a crash or an exit() inside it and for
+ * the watch below: ulpb_kernel_running sets it around each call of a kernel (accuracy), or each pass of `calls` calls
+ * of n elements (bench), ulpb_kernel_in_call reads this thread's (async-signal-safe). */
 void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls);
 /* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back; if not, they are put
  * back and err names e, the call (NULL: none named) and what changed: a kernel that keeps them changed would change
@@ -140,9 +140,9 @@ const ulpb_entry *ulpb_kernel_in_call(size_t *n);
 /* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the
  * kernel it is in (NULL: none), in calls_in_pass calls of n elements, loading the path of a library of ULPB_LIBRARIES
  * being loaded (its constructors run; NULL: none), and calls changes at every start and end (ulpb_kernel_running).
- * Threads after the first ULPB_CALL_SLOTS (--threads' 1,024 and the main thread, with room) are not listed. Returns how
- * many slots it filled. */
-enum { ULPB_CALL_SLOTS = 1088 };
+ * Threads after the first ULPB_CALL_SLOTS are not listed: the runners use at most ULPB_THREADS_MAX (the largest
+ * --threads, and the default's limit) beside the main thread. Returns how many slots it filled. */
+enum { ULPB_THREADS_MAX = 1024, ULPB_CALL_SLOTS = ULPB_THREADS_MAX + 64 };
 typedef struct {
     const ulpb_entry *entry;
     const char *loading;

@@ -610,8 +610,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->seed_given = true;
             break;
         case 't':
-            if (parse_u64(optarg, &u) || u == 0 || u > 1024)
-                return fail(sub, "--threads needs an integer in 1..1024, got '%s'", optarg);
+            if (parse_u64(optarg, &u) || u == 0 || u > ULPB_THREADS_MAX)
+                return fail(sub, "--threads needs an integer in 1..%d, got '%s'", ULPB_THREADS_MAX, optarg);
             o->threads = (int)u;
             break;
         case 'j':
@@ -1264,8 +1264,8 @@ static int cmd_hard_cases(int argc, char **argv) {
                 return fail("hard-cases", "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             range_text = optarg;
         } else if (c == 't') {
-            if (parse_u64(optarg, &threads) || threads == 0 || threads > 1024)
-                return fail("hard-cases", "--threads needs an integer in 1..1024, got '%s'", optarg);
+            if (parse_u64(optarg, &threads) || threads == 0 || threads > ULPB_THREADS_MAX)
+                return fail("hard-cases", "--threads needs an integer in 1..%d, got '%s'", ULPB_THREADS_MAX, optarg);
         } else if (target) {
             if (parse_u64(optarg, target) || *target == 0 || *target > 1000000)
                 return fail("hard-cases", "--%s needs an integer in 1..1000000, got '%s'", opts[option_index].name,
