@@ -106,7 +106,9 @@ const ulpb_entry *ulpb_entries = builtin_entries;
 size_t ulpb_entry_count = sizeof builtin_entries / sizeof builtin_entries[0];
 
 /* Each calling thread's kernel, for the watch (ulpb_kernel_calls) and the thread's own crash handler
- * (ulpb_kernel_in_call); relaxed atomics, a plain store each. */
+ * (ulpb_kernel_in_call); relaxed atomics, a plain store each. calls is odd while the thread is in a kernel call or
+ * loading a library, and the other fields are written only before it turns odd: a reader that finds the same odd count
+ * before and after reading them has read one call's (a sequence lock, with the parity turned round). */
 typedef struct {
     _Atomic(const ulpb_entry *) entry;
     _Atomic(const char *) loading;
@@ -143,43 +145,61 @@ static call_slot *slot_of_this_thread(void) {
 }
 
 /* only this thread writes its slot: no locked add */
-static void count_a_start_or_end(call_slot *slot) {
+static void end_activity(call_slot *slot) {
+    const unsigned long count = atomic_load_explicit(&slot->calls, memory_order_relaxed);
+    if (!(count & 1)) return;
+    atomic_store_explicit(&slot->calls, count + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); /* the next call's fields are not seen before this end */
+}
+
+static void begin_activity(call_slot *slot, const ulpb_entry *e, const char *loading, size_t n, size_t calls) {
+    end_activity(slot);
+    atomic_store_explicit(&slot->n, n, memory_order_relaxed);
+    atomic_store_explicit(&slot->calls_in_pass, calls, memory_order_relaxed);
+    atomic_store_explicit(&slot->entry, e, memory_order_relaxed);
+    atomic_store_explicit(&slot->loading, loading, memory_order_relaxed);
     atomic_store_explicit(&slot->calls, atomic_load_explicit(&slot->calls, memory_order_relaxed) + 1,
                           memory_order_release);
 }
 
 void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls) {
-    call_slot *slot = slot_of_this_thread();
-    atomic_store_explicit(&slot->n, n, memory_order_relaxed);
-    atomic_store_explicit(&slot->calls_in_pass, calls, memory_order_relaxed);
-    atomic_store_explicit(&slot->entry, e, memory_order_relaxed);
-    count_a_start_or_end(slot);
+    if (e)
+        begin_activity(slot_of_this_thread(), e, NULL, n, calls);
+    else
+        end_activity(slot_of_this_thread());
 }
 
 /* The watch covers a library's constructors too (dlopen), which run arbitrary code of the user's. */
 static void library_loading(const char *path) {
-    call_slot *slot = slot_of_this_thread();
-    atomic_store_explicit(&slot->loading, path, memory_order_relaxed);
-    count_a_start_or_end(slot);
+    if (path)
+        begin_activity(slot_of_this_thread(), NULL, path, 0, 0);
+    else
+        end_activity(slot_of_this_thread());
 }
 
 size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
     const int taken = atomic_load(&call_slots_taken);
     const size_t count = taken < ULPB_CALL_SLOTS ? (size_t)taken : ULPB_CALL_SLOTS;
     for (size_t k = 0; k < count; k++) {
-        calls[k].calls = atomic_load_explicit(&call_slots[k].calls, memory_order_acquire);
+        const unsigned long before = atomic_load_explicit(&call_slots[k].calls, memory_order_acquire);
         calls[k].entry = atomic_load_explicit(&call_slots[k].entry, memory_order_relaxed);
         calls[k].loading = atomic_load_explicit(&call_slots[k].loading, memory_order_relaxed);
         calls[k].n = atomic_load_explicit(&call_slots[k].n, memory_order_relaxed);
         calls[k].calls_in_pass = atomic_load_explicit(&call_slots[k].calls_in_pass, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        calls[k].calls = atomic_load_explicit(&call_slots[k].calls, memory_order_relaxed);
+        if (calls[k].calls != before || !(before & 1)) calls[k].entry = NULL, calls[k].loading = NULL;
     }
     return count;
 }
 
-const ulpb_entry *ulpb_kernel_in_call(size_t *n) {
+const ulpb_entry *ulpb_kernel_in_call(size_t *n, const char **loading) {
     const call_slot *slot = this_thread_slot;
-    *n = slot ? atomic_load_explicit(&slot->n, memory_order_relaxed) : 0;
-    return slot ? atomic_load_explicit(&slot->entry, memory_order_relaxed) : NULL;
+    *n = 0, *loading = NULL;
+    if (!slot || !(atomic_load_explicit(&slot->calls, memory_order_relaxed) & 1)) return NULL;
+    *n = atomic_load_explicit(&slot->n, memory_order_relaxed);
+    *loading = atomic_load_explicit(&slot->loading, memory_order_relaxed);
+    return atomic_load_explicit(&slot->entry, memory_order_relaxed);
 }
 
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,

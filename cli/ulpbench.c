@@ -1989,10 +1989,18 @@ static void append_text(char *buf, size_t len, size_t *used, const char *text) {
     while (*text && *used + 1 < len) buf[(*used)++] = *text++;
 }
 
-/* "'NAME' OP DTYPE (a call with n = N)" of the kernel this thread runs, or nothing (async-signal-safe). */
+/* "'NAME' OP DTYPE (a call with n = N)" of the kernel this thread runs, "ULPB_LIBRARIES: loading 'PATH' (its
+ * constructors run)" of a library it loads, or nothing (async-signal-safe). */
 static size_t describe_running_kernel(char *buf, size_t len) {
     size_t n, used = 0;
-    const ulpb_entry *e = ulpb_kernel_in_call(&n);
+    const char *loading;
+    const ulpb_entry *e = ulpb_kernel_in_call(&n, &loading);
+    if (loading) {
+        append_text(buf, len, &used, "ULPB_LIBRARIES: loading '");
+        append_text(buf, len, &used, loading);
+        append_text(buf, len, &used, "' (its constructors run)");
+        return used;
+    }
     if (!e) return 0;
     char digits[24], *d = digits + sizeof digits;
     *--d = '\0';
@@ -2129,7 +2137,7 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
             const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * elements;
             if (now - seen_since[k] < limit) continue;
             char what[160], after[32], message[640];
-            snprintf(after, sizeof after, limit < 1000 ? "%.3g" : "%.0f", limit); /* "0.5", "61.2", "1234" */
+            snprintf(after, sizeof after, limit < 999.5 ? "%.3g" : "%.0f", limit); /* "0.5", "61.2", "1234" */
             if (!e)
                 snprintf(what, sizeof what, "ULPB_LIBRARIES: loading '%.60s' (its constructors run)", calls[k].loading);
             else if (calls[k].calls_in_pass == 1)

@@ -9,20 +9,22 @@
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
  *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2, asin f64 leaves its last output unwritten in
  *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4, asin
- *           bf16 never returns from calls of 5;
- *   stuck_*: what goes wrong on one thread of an exhaustive run: cos f32 never returns from a call of the second
- *            chunk, asin f32 overflows a worker thread's stack;
+ *           bf16 never returns from calls of 5 (and with ULPB_DEMO_HANG_MARKER set, makes that file when it starts);
+ *   stuck_*: what goes wrong on a worker thread of an exhaustive run: cos f32 never returns from a call of one of the
+ *            first four chunks, asin f32 overflows its stack;
  *   slow_cos_f64: takes a second over calls of 100,000 elements or more;
  *   datum_cos_f32: a pointer to a kernel, exported as data;
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
  * GCC's crtfastmath.o does for a library linked with -ffast-math; with ULPB_DEMO_HANG_AT_LOAD set, its constructor
- * never returns. demo offers no binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE
- * set, it says so on stderr (test_cli checks that a setting with a bad item loads nothing). */
+ * never returns, with ULPB_DEMO_EXIT_AT_LOAD it calls exit(0), with ULPB_DEMO_CRASH_AT_LOAD it crashes. demo offers no
+ * binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says so on stderr
+ * (test_cli checks that a setting with a bad item loads nothing). */
 #define _GNU_SOURCE /* gettid */
 #include <fenv.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -132,26 +134,30 @@ void rude_cos_bf16(const uint16_t *x, uint16_t *y, size_t n) {
 }
 
 void rude_asin_bf16(const uint16_t *x, uint16_t *y, size_t n) {
+    const char *marker = getenv("ULPB_DEMO_HANG_MARKER");
+    if (n == 5 && marker) fclose(fopen(marker, "w"));
     while (n == 5) sleep(1); /* a call that never returns: a lost wake-up, say */
     for (size_t i = 0; i < n; i++) y[i] = omk_f32_to_bf16(asinf(omk_bf16_to_f32(x[i])));
 }
 
-/* Never returns from the call that holds the input 0x1.12345p-129 (in the second chunk of an exhaustive run). */
+/* The inputs of bits 0x00k12345, k of 0 to 3: one in each of the first four chunks of an exhaustive run, so that
+ * whichever a worker thread takes has one, met there (not on the main thread, whose call the watch would see anyway).
+ */
+static bool workers_input(float x) {
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & 0xffcfffffu) == 0x00012345u && gettid() != getpid();
+}
+
 void stuck_cos_f32(const float *x, float *y, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        while (x[i] == 0x1.12345p-129f) sleep(1);
+        while (workers_input(x[i])) sleep(1);
         y[i] = cosf(x[i]);
     }
 }
 
-/* Overflows its stack on a thread other than the main one, in a call that holds the input of bits 0x00k12345 (k of 0
- * to 3: one in each of the first four chunks, so that whichever a worker thread takes has one). */
 void stuck_asin_f32(const float *x, float *y, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t bits;
-        memcpy(&bits, &x[i], sizeof bits);
-        y[i] = (bits & 0xffcfffffu) == 0x00012345u && gettid() != getpid() ? (float)recurse(0) : asinf(x[i]);
-    }
+    for (size_t i = 0; i < n; i++) y[i] = workers_input(x[i]) ? (float)recurse(0) : asinf(x[i]);
 }
 
 /* A second in every call of 100,000 elements or more: slow, not hung, for the watch on calls that do not return. */
@@ -175,4 +181,6 @@ __attribute__((constructor)) static void announce(void) {
     if (getenv("ULPB_DEMO_ANNOUNCE")) fputs("demo_kernels loaded\n", stderr);
     if (getenv("ULPB_DEMO_FLUSH_AT_LOAD")) _mm_setcsr(_mm_getcsr() | 0x8040);
     while (getenv("ULPB_DEMO_HANG_AT_LOAD")) sleep(1);
+    if (getenv("ULPB_DEMO_EXIT_AT_LOAD")) exit(0);
+    if (getenv("ULPB_DEMO_CRASH_AT_LOAD")) raise(SIGSEGV);
 }

@@ -425,6 +425,14 @@ MUTANTS = [
      'cli/ulpbench.c', 'const bool resumed = now - last_look > period + 1.0;', 'const bool resumed = now - last_look > period + 1e9;'),
     ("a library whose constructor never returns holds the run for ever (its loading unwatched)",
      'accuracy/registry.c', '    library_loading(item->path);', '    library_loading(NULL);'),
+    ("the hung-call watch takes one call's kernel with the next call's n (a slot read while it changes)",
+     'accuracy/registry.c', 'if (calls[k].calls != before || !(before & 1))', 'if (!(before & 1))'),
+    ("the hung-call watch sees the main thread only",
+     'accuracy/registry.c', 'const size_t count = taken < ULPB_CALL_SLOTS ? (size_t)taken : ULPB_CALL_SLOTS;',
+     'const size_t count = taken > 0 ? 1 : 0;'),
+    ("a library whose constructor calls exit(0) or crashes goes unnamed (exit(0) reads as success)",
+     'cli/ulpbench.c', '    if (loading) {\n        append_text(buf, len, &used, "ULPB_LIBRARIES: loading \'");',
+     '    if (loading && 0) {\n        append_text(buf, len, &used, "ULPB_LIBRARIES: loading \'");'),
 ]
 
 

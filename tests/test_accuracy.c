@@ -1,9 +1,11 @@
 /* The accuracy runner end to end: omk is correctly rounded on every 16-bit input and on sampled binary32 and binary64
  * inputs (the registry's gate and kernels/omk_kernels.def say what it promises); the ruler does catch a misrounding
- * peer; and the statistics merge, save and print as a run of their own would. */
+ * peer; the statistics merge, save and print as a run of their own would; and the hung-call watch reads whole calls. */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -514,6 +516,59 @@ static void gate_checks_each_threshold(void **state) {
     assert_int_equal(ulpb_gate_check(&r, &g, why, sizeof why), 1);
 }
 
+/* The hung-call watch reads each thread's slot while the thread goes on calling kernels: whatever it reads must be one
+ * call's kernel with that call's n and count of calls, never one call's kernel with the next one's n (a long call
+ * taken for a short one and reported hung), and the thread's own view (its crash handler's) must be its call's. */
+enum { TORN_READS = 2000000 };
+static atomic_bool torn_reads_done;
+static const ulpb_entry *long_call_kernel, *short_call_kernel;
+
+static void *call_kernels_until_told(void *unused) {
+    (void)unused;
+    size_t n;
+    const char *loading;
+    for (unsigned long k = 0; !atomic_load_explicit(&torn_reads_done, memory_order_relaxed); k++) {
+        const bool long_call = k % 2 == 0;
+        ulpb_kernel_running(long_call ? long_call_kernel : short_call_kernel, long_call ? 100000000 : 7,
+                            long_call ? 1 : 3);
+        const ulpb_entry *running = ulpb_kernel_in_call(&n, &loading);
+        if (running != (long_call ? long_call_kernel : short_call_kernel) || n != (long_call ? 100000000u : 7u) ||
+            loading)
+            return (void *)"the thread's own view of its call is another call's";
+        ulpb_kernel_running(NULL, 0, 0);
+        if (ulpb_kernel_in_call(&n, &loading) || loading) return (void *)"the thread's own view outlives its call";
+    }
+    return NULL;
+}
+
+static void watch_reads_whole_calls(void **state) {
+    (void)state;
+    long_call_kernel = &ulpb_entries[0], short_call_kernel = &ulpb_entries[1];
+    atomic_store(&torn_reads_done, false);
+    pthread_t caller;
+    assert_int_equal(pthread_create(&caller, NULL, call_kernels_until_told, NULL), 0);
+    static ulpb_kernel_call calls[ULPB_CALL_SLOTS];
+    unsigned long torn = 0, in_call = 0;
+    for (long read = 0; read < TORN_READS || (in_call < 1000 && read < 50L * TORN_READS); read++) {
+        const size_t count = ulpb_kernel_calls(calls);
+        for (size_t k = 0; k < count; k++) {
+            if (calls[k].loading) torn++;
+            if (!calls[k].entry) continue;
+            in_call++;
+            const bool long_call = calls[k].entry == long_call_kernel;
+            if (calls[k].n != (long_call ? 100000000u : 7u) || calls[k].calls_in_pass != (long_call ? 1u : 3u) ||
+                calls[k].calls % 2 == 0)
+                torn++;
+        }
+    }
+    atomic_store(&torn_reads_done, true);
+    void *caller_failure;
+    assert_int_equal(pthread_join(caller, &caller_failure), 0);
+    if (caller_failure) fail_msg("%s", (const char *)caller_failure);
+    if (torn) fail_msg("%lu of %lu reads of a call mix two calls", torn, in_call);
+    if (in_call < 1000) fail_msg("the watch saw the calling thread in a call %lu times", in_call);
+}
+
 int main(void) {
     if (omk_isa_forced_unsupported()) return OMK_TEST_SKIPPED;
     const struct CMUnitTest tests[] = {
@@ -533,6 +588,7 @@ int main(void) {
         cmocka_unit_test(stats_saturate_at_the_error_maximum),
         cmocka_unit_test(worst_result_must_agree_with_the_counts),
         cmocka_unit_test(gate_checks_each_threshold),
+        cmocka_unit_test(watch_reads_whole_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,12 +58,6 @@ static int run_appending_to(const char *args, const char *name) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static char *slurp(const char *p) {
     FILE *f = fopen(p, "rb");
     if (!f) return NULL;
@@ -2121,22 +2115,31 @@ static void kernels_that_upset_the_run_are_named(void **state) {
         fail_msg("a call that hangs: status %d, stderr '%s'", hung_status, err);
     free(err);
     assert_false(exists(path("hung")));
-    /* time while the process is stopped does not count: stopped for 2 s, 0.3 s into a call, it is ended a second after
-     * it goes on, not at once; ULPB_KERNEL_TIMEOUT=0 waits for ever (the run is killed after 3 s) */
-    const double stop_start = now_seconds();
-    char stop_and_go[1024];
+    /* time while the process is stopped does not count: stopped for 2 s a second into a call of the 2 s allowed (the
+     * kernel makes a file as it starts it; the watch, which looks every half second, has seen the call by then), the
+     * run is ended 2 s or more after it goes on, not at the watch's first look; ULPB_KERNEL_TIMEOUT=0 waits for ever
+     * (the run is killed after 3 s) */
+    char stop_and_go[1536];
     snprintf(stop_and_go, sizeof stop_and_go,
-             "ULPB_KERNEL_TIMEOUT=1 '%s' report --op asin --dtype bf16 --impl rude --no-bench --output-dir %s "
-             "2>%s & p=$!; sleep 0.3; kill -STOP $p; sleep 2; kill -CONT $p; wait $p",
-             ULPBENCH_BIN, path("hung"), path("err.txt"));
+             "D='%s'; ULPB_DEMO_HANG_MARKER=\"$D/started\" ULPB_KERNEL_TIMEOUT=2 '%s' report --op asin --dtype bf16 "
+             "--impl rude --no-bench --output-dir \"$D/hung\" 2>\"$D/err.txt\" & p=$!; w=0; "
+             "while [ ! -e \"$D/started\" ] && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done; sleep 1; "
+             "kill -STOP $p; sleep 2; kill -CONT $p; go=$(date +%%s%%N); wait $p; status=$?; "
+             "echo $(( ($(date +%%s%%N) - go) / 1000000 )) > \"$D/after_go.txt\"; exit $status",
+             g_dir, ULPBENCH_BIN);
     const int stopped_status = system(stop_and_go);
-    const double stop_elapsed = now_seconds() - stop_start;
+    char *after_go = slurp(path("after_go.txt"));
+    const long after_go_ms = after_go ? strtol(after_go, NULL, 10) : -1;
+    free(after_go);
     err = slurp(path("err.txt"));
-    if (!WIFEXITED(stopped_status) || WEXITSTATUS(stopped_status) != 2 || stop_elapsed < 3.2 ||
-        !one_line_with(err, "has not returned after 1 s"))
-        fail_msg("a call in a stopped process: status %d after %.2f s (at least 3.3 s wanted), stderr '%s'",
-                 stopped_status, stop_elapsed, err);
+    if (!WIFEXITED(stopped_status) || WEXITSTATUS(stopped_status) != 2 || after_go_ms < 1900 ||
+        !one_line_with(err, "has not returned after 2 s"))
+        fail_msg("a call in a stopped process: status %d %ld ms after SIGCONT (2000 or more wanted), stderr '%s'",
+                 stopped_status, after_go_ms, err);
     free(err);
+    assert_true(exists(path("started")));
+    assert_int_equal(unlink(path("started")), 0);
+    assert_int_equal(unlink(path("after_go.txt")), 0);
     assert_int_equal(run_program("ULPB_KERNEL_TIMEOUT=0 timeout -s KILL 3 ", ULPBENCH_BIN,
                                  "report --op asin --dtype bf16 --impl rude --no-bench --output-dir $D/hung"),
                      128 + SIGKILL);
@@ -2159,7 +2162,7 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     const int stuck_status =
         run_program("ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN,
-                    "accuracy --op cos --dtype f32 --impl stuck --exhaustive --shard 0/2048 --threads 2 --quiet "
+                    "accuracy --op cos --dtype f32 --impl stuck --exhaustive --shard 0/1024 --threads 2 --quiet "
                     "--json $D/stuck.json");
     err = slurp(path("err.txt"));
     if (stuck_status != 2 || !one_line_with(err, "ulpbench: 'stuck' cos f32 (a call with n = "))
@@ -2205,6 +2208,19 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     if (load_status != 2 || !one_line_with(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
         !strstr(err, "(its constructors run) has not returned after 0.5 s"))
         fail_msg("a library whose constructor hangs: status %d, stderr '%s'", load_status, err);
+    free(err);
+    /* and one that calls exit(0), or crashes, is named */
+    const int load_exit_status = run_program("ULPB_DEMO_EXIT_AT_LOAD=1 ", ULPBENCH_BIN, "list");
+    err = slurp(path("err.txt"));
+    if (load_exit_status != 2 || !one_line_with(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
+        !strstr(err, "(its constructors run) called exit(): the run is incomplete\n"))
+        fail_msg("a library whose constructor calls exit(0): status %d, stderr '%s'", load_exit_status, err);
+    free(err);
+    const int load_crash_status = run_program("ULPB_DEMO_CRASH_AT_LOAD=1 ", ULPBENCH_BIN, "list");
+    err = slurp(path("err.txt"));
+    if (load_crash_status == 0 || load_crash_status == 2 || !strstr(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
+        !strstr(err, "(its constructors run) crashed: SIGSEGV (invalid memory access)\n"))
+        fail_msg("a library whose constructor crashes: status %d, stderr '%s'", load_crash_status, err);
     free(err);
     assert_int_equal(run("list"), 0);
     assert_no_temp_files_in(g_dir);
