@@ -2054,6 +2054,21 @@ static void kernels_that_write_wrong_places_are_refused(void **state) {
     assert_int_equal(run("eval --op asin --impl demo $D/sx.npy $D/sy.npy"), 0);
 }
 
+/* Runs `VARIABLES ulpbench list` (the library in ULPB_LIBRARIES, its constructor told what to do by VARIABLES) and
+ * fails unless stderr names the loading, "ulpbench: ULPB_LIBRARIES: loading 'PATH' (its constructors run) WHAT", and
+ * the status is 2 (or, for a crash, the signal's or a sanitizer's, whose report follows the line). */
+static void expect_loading_named(const char *variables, const char *what, bool crashes) {
+    const int status = run_program(variables, ULPBENCH_BIN, "list");
+    char *err = slurp(path("err.txt"));
+    char needle[160];
+    snprintf(needle, sizeof needle, "' (its constructors run) %s", what);
+    const char *named = "ulpbench: ULPB_LIBRARIES: loading '";
+    const bool ended_so = crashes ? status != 0 && status != 2 : status == 2 && one_line_with(err, named);
+    if (!ended_so || !strstr(err, named) || !strstr(err, needle))
+        fail_msg("%slist: status %d, stderr '%s'", variables, status, err);
+    free(err);
+}
+
 /* What else a kernel under test can do to the run (demo_kernels.c's rude_*, datum_*): each is refused with a message
  * naming it, or measured wrong where it is wrong, rather than changing the run's other figures or its exit status. */
 static void kernels_that_upset_the_run_are_named(void **state) {
@@ -2201,27 +2216,11 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     expect_usage_error("list", "changed the floating-point controls: flush to zero on, denormals are zero on (MXCSR "
                                "0x1f80 -> 0x9fc0");
     assert_int_equal(unsetenv("ULPB_DEMO_FLUSH_AT_LOAD"), 0);
-    /* a constructor that never returns is a hang too */
-    const int load_status =
-        run_program("ULPB_DEMO_HANG_AT_LOAD=1 ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN, "list");
-    err = slurp(path("err.txt"));
-    if (load_status != 2 || !one_line_with(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
-        !strstr(err, "(its constructors run) has not returned after 0.5 s"))
-        fail_msg("a library whose constructor hangs: status %d, stderr '%s'", load_status, err);
-    free(err);
-    /* and one that calls exit(0), or crashes, is named */
-    const int load_exit_status = run_program("ULPB_DEMO_EXIT_AT_LOAD=1 ", ULPBENCH_BIN, "list");
-    err = slurp(path("err.txt"));
-    if (load_exit_status != 2 || !one_line_with(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
-        !strstr(err, "(its constructors run) called exit(): the run is incomplete\n"))
-        fail_msg("a library whose constructor calls exit(0): status %d, stderr '%s'", load_exit_status, err);
-    free(err);
-    const int load_crash_status = run_program("ULPB_DEMO_CRASH_AT_LOAD=1 ", ULPBENCH_BIN, "list");
-    err = slurp(path("err.txt"));
-    if (load_crash_status == 0 || load_crash_status == 2 || !strstr(err, "ulpbench: ULPB_LIBRARIES: loading '") ||
-        !strstr(err, "(its constructors run) crashed: SIGSEGV (invalid memory access)\n"))
-        fail_msg("a library whose constructor crashes: status %d, stderr '%s'", load_crash_status, err);
-    free(err);
+    /* a constructor that never returns is a hang too, and one that calls exit(0) or crashes is named */
+    expect_loading_named("ULPB_DEMO_HANG_AT_LOAD=1 ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ",
+                         "has not returned after 0.5 s", false);
+    expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
+    expect_loading_named("ULPB_DEMO_CRASH_AT_LOAD=1 ", "crashed: SIGSEGV (invalid memory access)\n", true);
     assert_int_equal(run("list"), 0);
     assert_no_temp_files_in(g_dir);
 }
