@@ -2080,8 +2080,9 @@ static double monotonic_seconds(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The watch ends with the process: exit() stops it and waits for it, so that no thread is left running when a leak
- * checker inspects the process at exit (LLVM 14's LeakSanitizer then crashed in 1 run in 10 to 40). */
+/* The watch ends with the process: exit() stops it and waits for it, so that it does not read the slots or write to
+ * stderr while exit runs the other handlers and the destructors. (The LeakSanitizer crashes at exit once blamed on it
+ * came from LLVM's OpenMP runtime: tests/CMakeLists.txt.) */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t watch_wake;
 static bool watch_ending;
