@@ -193,13 +193,17 @@ size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]) {
     return count;
 }
 
-const ulpb_entry *ulpb_kernel_in_call(size_t *n, const char **loading) {
+bool ulpb_kernel_in_call(ulpb_kernel_call *call) {
     const call_slot *slot = this_thread_slot;
-    *n = 0, *loading = NULL;
-    if (!slot || !(atomic_load_explicit(&slot->calls, memory_order_relaxed) & 1)) return NULL;
-    *n = atomic_load_explicit(&slot->n, memory_order_relaxed);
-    *loading = atomic_load_explicit(&slot->loading, memory_order_relaxed);
-    return atomic_load_explicit(&slot->entry, memory_order_relaxed);
+    *call = (ulpb_kernel_call){0};
+    if (!slot) return false;
+    call->calls = atomic_load_explicit(&slot->calls, memory_order_relaxed);
+    if (!(call->calls & 1)) return false;
+    call->entry = atomic_load_explicit(&slot->entry, memory_order_relaxed);
+    call->loading = atomic_load_explicit(&slot->loading, memory_order_relaxed);
+    call->n = atomic_load_explicit(&slot->n, memory_order_relaxed);
+    call->calls_in_pass = atomic_load_explicit(&slot->calls_in_pass, memory_order_relaxed);
+    return true;
 }
 
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,

@@ -126,18 +126,11 @@ ulpb_isa ulpb_isa_named(const char *name, size_t n);
 /* 0 when every name in ULPB_DISABLE_ISA is an ISA (or it is unset); else -1 and a message in err. */
 int ulpb_check_disable_isa(char *err, size_t err_len);
 
-/* The kernel this thread is running (NULL: none) and its n, for the messages of a crash or an exit() inside it and for
- * the watch below: ulpb_kernel_running sets it around each call of a kernel (accuracy), or each pass of `calls` calls
- * of n elements (bench), ulpb_kernel_in_call reads this thread's (async-signal-safe), and the path of a library of
- * ULPB_LIBRARIES that the thread is loading (its constructors run; NULL: none) in *loading. */
-void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls);
 /* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back; if not, they are put
  * back and err names e, the call (NULL: none named) and what changed: a kernel that keeps them changed would change
  * the figures of everything measured after it. */
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,
                                size_t err_len);
-const ulpb_entry *ulpb_kernel_in_call(size_t *n, const char **loading);
-
 /* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the
  * kernel it is in (NULL: none), in calls_in_pass calls of n elements, loading the path of a library of ULPB_LIBRARIES
  * being loaded (its constructors run; NULL: none), and calls changes at every start and end (ulpb_kernel_running);
@@ -152,6 +145,11 @@ typedef struct {
     unsigned long calls;
 } ulpb_kernel_call;
 size_t ulpb_kernel_calls(ulpb_kernel_call calls[ULPB_CALL_SLOTS]);
+/* ulpb_kernel_running sets the calling thread's entry around each call of a kernel (accuracy), or each pass of `calls`
+ * calls of n elements (bench). ulpb_kernel_in_call reads this thread's own, for the messages of a crash or an exit()
+ * inside a kernel or a library's constructors (async-signal-safe): false when it is in neither. */
+void ulpb_kernel_running(const ulpb_entry *e, size_t n, size_t calls);
+bool ulpb_kernel_in_call(ulpb_kernel_call *call);
 
 /* Defined when a sanitizer's runtime is linked in (GCC says so by macros, Clang by __has_feature), which refuses
  * RTLD_DEEPBIND. */

@@ -1989,33 +1989,62 @@ static void append_text(char *buf, size_t len, size_t *used, const char *text) {
     while (*text && *used + 1 < len) buf[(*used)++] = *text++;
 }
 
-/* "'NAME' OP DTYPE (a call with n = N)" of the kernel this thread runs, "ULPB_LIBRARIES: loading 'PATH' (its
- * constructors run)" of a library it loads, or nothing (async-signal-safe). */
-static size_t describe_running_kernel(char *buf, size_t len) {
-    size_t n, used = 0;
-    const char *loading;
-    const ulpb_entry *e = ulpb_kernel_in_call(&n, &loading);
-    if (loading) {
-        append_text(buf, len, &used, "ULPB_LIBRARIES: loading '");
-        append_text(buf, len, &used, loading);
-        append_text(buf, len, &used, "' (its constructors run)");
-        return used;
-    }
-    if (!e) return 0;
+/* Appends n in decimal (async-signal-safe). */
+static void append_count(char *buf, size_t len, size_t *used, size_t n) {
     char digits[24], *d = digits + sizeof digits;
     *--d = '\0';
     do *--d = (char)('0' + n % 10);
     while (n /= 10);
-    append_text(buf, len, &used, "'");
-    append_text(buf, len, &used, e->impl);
-    append_text(buf, len, &used, "' ");
-    append_text(buf, len, &used, ulpb_ops[e->op].name);
-    append_text(buf, len, &used, " ");
-    append_text(buf, len, &used, ulpb_dtypes[e->dtype].name);
-    append_text(buf, len, &used, " (a call with n = ");
-    append_text(buf, len, &used, d);
-    append_text(buf, len, &used, ")");
+    append_text(buf, len, used, d);
+}
+
+/* What a thread was doing, as its crash, its exit() and the watch name it: "'NAME' OP DTYPE (a call with n = N)", "...
+ * (a pass of K calls with n = N)" (bench), or "ULPB_LIBRARIES: loading 'PATH' (its constructors run)", the path's
+ * middle left out past LOADING_PATH_SHOWN characters; async-signal-safe. Returns the length written. */
+enum { LOADING_PATH_SHOWN = 200 };
+static size_t describe_activity(const ulpb_kernel_call *call, char *buf, size_t len) {
+    size_t used = 0;
+    if (call->loading) {
+        append_text(buf, len, &used, "ULPB_LIBRARIES: loading '");
+        const char *path = call->loading;
+        size_t path_len = 0;
+        while (path[path_len]) path_len++;
+        if (path_len <= LOADING_PATH_SHOWN) {
+            append_text(buf, len, &used, path);
+        } else {
+            char head[LOADING_PATH_SHOWN / 2 + 1];
+            for (size_t k = 0; k < LOADING_PATH_SHOWN / 2; k++) head[k] = path[k];
+            head[LOADING_PATH_SHOWN / 2] = '\0';
+            append_text(buf, len, &used, head);
+            append_text(buf, len, &used, "...");
+            append_text(buf, len, &used, path + path_len - LOADING_PATH_SHOWN / 2);
+        }
+        append_text(buf, len, &used, "' (its constructors run)");
+    } else if (call->entry) {
+        append_text(buf, len, &used, "'");
+        append_text(buf, len, &used, call->entry->impl);
+        append_text(buf, len, &used, "' ");
+        append_text(buf, len, &used, ulpb_ops[call->entry->op].name);
+        append_text(buf, len, &used, " ");
+        append_text(buf, len, &used, ulpb_dtypes[call->entry->dtype].name);
+        if (call->calls_in_pass > 1) {
+            append_text(buf, len, &used, " (a pass of ");
+            append_count(buf, len, &used, call->calls_in_pass);
+            append_text(buf, len, &used, " calls with n = ");
+        } else {
+            append_text(buf, len, &used, " (a call with n = ");
+        }
+        append_count(buf, len, &used, call->n);
+        append_text(buf, len, &used, ")");
+    }
+    if (len) buf[used] = '\0';
     return used;
+}
+
+/* The same for this thread (its crash handler's or exit handler's), or nothing. */
+static size_t describe_running_kernel(char *buf, size_t len) {
+    ulpb_kernel_call call;
+    return ulpb_kernel_in_call(&call) ? describe_activity(&call, buf, len) : 0;
 }
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
@@ -2025,7 +2054,7 @@ static struct sigaction crash_previous[CRASH_SIGNALS]; /* the default, or a sani
 /* A crash inside a kernel under test is named, the run's pending outputs are removed, and the signal then ends the
  * process as it would have. */
 static void report_crash(int sig) {
-    char message[512];
+    char message[1024];
     size_t used = 0;
     append_text(message, sizeof message, &used, "ulpbench: ");
     const size_t prefix = used;
@@ -2053,7 +2082,7 @@ static void report_crash(int sig) {
 /* exit() called inside a kernel under test would end the run with the kernel's status (0 reads as success): the
  * status becomes 2, with a message. */
 static void refuse_exit_from_kernel(void) {
-    char message[512];
+    char message[1024];
     size_t used = 0;
     append_text(message, sizeof message, &used, "ulpbench: ");
     const size_t prefix = used;
@@ -2137,16 +2166,9 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
             const double elements = e ? (double)calls[k].n * (double)calls[k].calls_in_pass : 0.0;
             const double limit = kernel_timeout_s + KERNEL_TIMEOUT_PER_ELEMENT_S * elements;
             if (now - seen_since[k] < limit) continue;
-            char what[160], after[32], message[640];
+            char what[512], after[32], message[1024];
             snprintf(after, sizeof after, limit < 999.5 ? "%.3g" : "%.0f", limit); /* "0.5", "61.2", "1234" */
-            if (!e)
-                snprintf(what, sizeof what, "ULPB_LIBRARIES: loading '%.60s' (its constructors run)", calls[k].loading);
-            else if (calls[k].calls_in_pass == 1)
-                snprintf(what, sizeof what, "'%s' %s %s (a call with n = %zu)", e->impl, ulpb_ops[e->op].name,
-                         ulpb_dtypes[e->dtype].name, calls[k].n);
-            else
-                snprintf(what, sizeof what, "'%s' %s %s (a pass of %zu calls with n = %zu)", e->impl,
-                         ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, calls[k].calls_in_pass, calls[k].n);
+            describe_activity(&calls[k], what, sizeof what);
             /* not through stdio: the hung kernel may hold stderr's lock */
             const int len = snprintf(message, sizeof message,
                                      "ulpbench: %s has not returned after %s s: the run is incomplete "

@@ -525,18 +525,18 @@ static const ulpb_entry *long_call_kernel, *short_call_kernel;
 
 static void *call_kernels_until_told(void *unused) {
     (void)unused;
-    size_t n;
-    const char *loading;
+    ulpb_kernel_call own;
     for (unsigned long k = 0; !atomic_load_explicit(&torn_reads_done, memory_order_relaxed); k++) {
         const bool long_call = k % 2 == 0;
         ulpb_kernel_running(long_call ? long_call_kernel : short_call_kernel, long_call ? 100000000 : 7,
                             long_call ? 1 : 3);
-        const ulpb_entry *running = ulpb_kernel_in_call(&n, &loading);
-        if (running != (long_call ? long_call_kernel : short_call_kernel) || n != (long_call ? 100000000u : 7u) ||
-            loading)
+        if (!ulpb_kernel_in_call(&own) || own.entry != (long_call ? long_call_kernel : short_call_kernel) ||
+            own.n != (long_call ? 100000000u : 7u) || own.calls_in_pass != (long_call ? 1u : 3u) || own.loading ||
+            own.calls % 2 == 0)
             return (void *)"the thread's own view of its call is another call's";
         ulpb_kernel_running(NULL, 0, 0);
-        if (ulpb_kernel_in_call(&n, &loading) || loading) return (void *)"the thread's own view outlives its call";
+        if (ulpb_kernel_in_call(&own) || own.entry || own.loading)
+            return (void *)"the thread's own view outlives its call";
     }
     return NULL;
 }

@@ -2110,6 +2110,15 @@ static void kernels_that_upset_the_run_are_named(void **state) {
         fail_msg("stderr '%s'", err);
     free(err);
     assert_false(exists(path("crashed")));
+    /* bench's is named as the pass of calls it was timing */
+    const int pass_status =
+        run("bench --op asin --dtype f16 --impl rude --sizes 3 --rounds 1 --quick --quiet --json $D/pass.json");
+    err = slurp(path("err.txt"));
+    if (pass_status == 0 || pass_status == 2 || !strstr(err, "ulpbench: 'rude' asin f16 (a pass of ") ||
+        !strstr(err, " calls with n = 3) crashed: SIGSEGV (invalid memory access)\n"))
+        fail_msg("a crash in bench: status %d, stderr '%s'", pass_status, err);
+    free(err);
+    assert_false(exists(path("pass.json")));
     const int overflow_status = run("accuracy --op cos --dtype bf16 --impl rude --json $D/ru.json");
     err = slurp(path("err.txt"));
     if (overflow_status == 0 || overflow_status == 2 ||
@@ -2221,6 +2230,24 @@ static void kernels_that_upset_the_run_are_named(void **state) {
                          "has not returned after 0.5 s", false);
     expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
     expect_loading_named("ULPB_DEMO_CRASH_AT_LOAD=1 ", "crashed: SIGSEGV (invalid memory access)\n", true);
+    /* a long path is shown by its two ends */
+    char long_dir[512], long_library[768];
+    snprintf(long_dir, sizeof long_dir, "%s/%0250d", g_dir, 0);
+    assert_int_equal(mkdir(long_dir, 0700), 0);
+    snprintf(long_library, sizeof long_library, "%s/libdemo.so", long_dir);
+    assert_int_equal(symlink(ULPB_DEMO_KERNELS, long_library), 0);
+    snprintf(setting, sizeof setting, "demo=%s", long_library);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
+    err = slurp(path("err.txt"));
+    char shown[256];
+    snprintf(shown, sizeof shown, "loading '%.100s...%s'", long_library, long_library + strlen(long_library) - 100);
+    if (!strstr(err, shown)) fail_msg("a long library path: stderr '%s', '%s' wanted", err, shown);
+    free(err);
+    assert_int_equal(unlink(long_library), 0);
+    assert_int_equal(rmdir(long_dir), 0);
+    snprintf(setting, sizeof setting, "demo=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     assert_int_equal(run("list"), 0);
     assert_no_temp_files_in(g_dir);
 }
