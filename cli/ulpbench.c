@@ -1999,8 +1999,9 @@ static void append_count(char *buf, size_t len, size_t *used, size_t n) {
 }
 
 /* What a thread was doing, as its crash, its exit() and the watch name it: "'NAME' OP DTYPE (a call with n = N)", "...
- * (a pass of K calls with n = N)" (bench), or "ULPB_LIBRARIES: loading 'PATH' (its constructors run)", the path's
- * middle left out past LOADING_PATH_SHOWN characters; async-signal-safe. Returns the length written. */
+ * (a pass of K calls with n = N)" (bench), or "ULPB_LIBRARIES: loading 'PATH' (its constructors run)", a path of more
+ * than LOADING_PATH_SHOWN + 3 bytes shown by about LOADING_PATH_SHOWN / 2 at each end (cut between UTF-8 characters);
+ * async-signal-safe. Returns the length written. */
 enum { LOADING_PATH_SHOWN = 200 };
 static size_t describe_activity(const ulpb_kernel_call *call, char *buf, size_t len) {
     size_t used = 0;
@@ -2009,15 +2010,18 @@ static size_t describe_activity(const ulpb_kernel_call *call, char *buf, size_t 
         const char *path = call->loading;
         size_t path_len = 0;
         while (path[path_len]) path_len++;
-        if (path_len <= LOADING_PATH_SHOWN) {
+        if (path_len <= LOADING_PATH_SHOWN + 3) {
             append_text(buf, len, &used, path);
         } else {
+            size_t head_len = LOADING_PATH_SHOWN / 2, tail_start = path_len - LOADING_PATH_SHOWN / 2;
+            while (head_len > 0 && ((unsigned char)path[head_len] & 0xC0) == 0x80) head_len--;
+            while (tail_start < path_len && ((unsigned char)path[tail_start] & 0xC0) == 0x80) tail_start++;
             char head[LOADING_PATH_SHOWN / 2 + 1];
-            for (size_t k = 0; k < LOADING_PATH_SHOWN / 2; k++) head[k] = path[k];
-            head[LOADING_PATH_SHOWN / 2] = '\0';
+            for (size_t k = 0; k < head_len; k++) head[k] = path[k];
+            head[head_len] = '\0';
             append_text(buf, len, &used, head);
             append_text(buf, len, &used, "...");
-            append_text(buf, len, &used, path + path_len - LOADING_PATH_SHOWN / 2);
+            append_text(buf, len, &used, path + tail_start);
         }
         append_text(buf, len, &used, "' (its constructors run)");
     } else if (call->entry) {

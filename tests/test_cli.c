@@ -2230,22 +2230,28 @@ static void kernels_that_upset_the_run_are_named(void **state) {
                          "has not returned after 0.5 s", false);
     expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
     expect_loading_named("ULPB_DEMO_CRASH_AT_LOAD=1 ", "crashed: SIGSEGV (invalid memory access)\n", true);
-    /* a long path is shown by its two ends */
-    char long_dir[512], long_library[768];
-    snprintf(long_dir, sizeof long_dir, "%s/%0250d", g_dir, 0);
-    assert_int_equal(mkdir(long_dir, 0700), 0);
-    snprintf(long_library, sizeof long_library, "%s/libdemo.so", long_dir);
+    /* a long path is shown by its two ends, 100 bytes each, cut between UTF-8 characters: here the head stops before
+     * the "\xc3\xa9" (e acute) that starts at byte 99; components of 100 bytes or less, as every file system allows */
+    char outer[256], inner[384], long_library[512];
+    const int filler = 99 - (int)strlen(g_dir) - 1;
+    assert_true(filler >= 0);
+    assert_true(snprintf(outer, sizeof outer, "%s/%0*d\xc3\xa9%020d", g_dir, filler, 0, 0) < (int)sizeof outer);
+    assert_true(snprintf(inner, sizeof inner, "%s/%090d", outer, 0) < (int)sizeof inner);
+    assert_true(snprintf(long_library, sizeof long_library, "%s/%060d.so", inner, 0) < (int)sizeof long_library);
+    assert_int_equal(mkdir(outer, 0700), 0);
+    assert_int_equal(mkdir(inner, 0700), 0);
     assert_int_equal(symlink(ULPB_DEMO_KERNELS, long_library), 0);
     snprintf(setting, sizeof setting, "demo=%s", long_library);
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
     err = slurp(path("err.txt"));
     char shown[256];
-    snprintf(shown, sizeof shown, "loading '%.100s...%s'", long_library, long_library + strlen(long_library) - 100);
+    snprintf(shown, sizeof shown, "loading '%.99s...%s'", long_library, long_library + strlen(long_library) - 100);
     if (!strstr(err, shown)) fail_msg("a long library path: stderr '%s', '%s' wanted", err, shown);
     free(err);
     assert_int_equal(unlink(long_library), 0);
-    assert_int_equal(rmdir(long_dir), 0);
+    assert_int_equal(rmdir(inner), 0);
+    assert_int_equal(rmdir(outer), 0);
     snprintf(setting, sizeof setting, "demo=%s", ULPB_DEMO_KERNELS);
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     assert_int_equal(run("list"), 0);
