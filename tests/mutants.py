@@ -27,8 +27,7 @@ allowance for long calls and for a stopped process) and 125 (a library's hung co
 test_accuracy and 127 (the main thread watched alone) both, by hand; 124 survived test_cli's stop test until the
 test stopped a call the watch had seen; after the crash, exit and watch messages came to share one describer, 128 (now
 in that describer's caller), 129 (a bench pass's crash named as one call), 130 (a long library path shown whole) and
-131 (a path cut inside a UTF-8 character) fail
-test_cli, by hand in the last session of 2026-12-05):
+131 (a path cut inside a UTF-8 character) fail test_cli, by hand in the last session of 2026-12-05):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
