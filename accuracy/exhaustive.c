@@ -279,18 +279,6 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     return doc;
 }
 
-/* A duration in seconds; an optional one that is absent (written before it was recorded) reads as -1, unknown. */
-static int get_duration(const cJSON *doc, const char *key, bool required, double *v, char *err, size_t len) {
-    *v = -1.0;
-    if (!required && !cJSON_HasObjectItem(doc, key)) return 0;
-    if (ulpb_json_get_number(doc, key, v, err, len)) return -1;
-    if (!(*v >= 0 && *v < INFINITY)) {
-        snprintf(err, len, "\"%s\" is %g, not a duration", key, *v);
-        return -1;
-    }
-    return 0;
-}
-
 int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t len) {
     memset(st, 0, sizeof *st);
     const char *schema = ulpb_json_get_string(doc, "schema"), *version = ulpb_json_get_string(doc, "ulpbench");
@@ -334,9 +322,9 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     if (ulpb_json_get_number(shard, "index", &index, err, len) ||
         ulpb_json_get_number(shard, "count", &count, err, len) ||
         ulpb_json_get_number(doc, "chunk_inputs", &chunk_inputs, err, len) ||
-        get_duration(doc, "seconds", true, &st->seconds, err, len) ||
-        get_duration(doc, "impl_seconds", false, &st->impl_seconds, err, len) ||
-        get_duration(doc, "reference_seconds", false, &st->reference_seconds, err, len))
+        ulpb_json_get_duration(doc, "seconds", true, &st->seconds, err, len) ||
+        ulpb_json_get_duration(doc, "impl_seconds", false, &st->impl_seconds, err, len) ||
+        ulpb_json_get_duration(doc, "reference_seconds", false, &st->reference_seconds, err, len))
         return -1;
     if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {

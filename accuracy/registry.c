@@ -431,7 +431,7 @@ static int check_library_file(library_item *item, char *err, size_t err_len) {
 /* A path in the record (or a loader's name in the identity), quoted where it holds a character that could read as
  * their own punctuation ("; " between items, ", " between dependencies, " (" or " " before the size) or as the
  * shell's. */
-enum { RECORD_PATH_MAX = 4 * PATH_MAX + 4 };
+enum { RECORD_PATH_MAX = ULPB_QUOTED_SIZE(PATH_MAX) };
 static const char *record_word(const char *path) {
     static char quoted[RECORD_PATH_MAX];
     *ulpb_append_quoted(quoted, path, ULPB_SHELL_PLAIN_RECORD) = 0;

@@ -206,13 +206,29 @@ char *ulpb_append_quoted(char *p, const char *word, const char *plain) {
     }
     if (as_is) return stpcpy(p, word);
     if (control) {
-        p = stpcpy(p, "$'");
-        for (const unsigned char *c = (const unsigned char *)word; *c; c++)
-            if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\')
-                p += sprintf(p, "\\%03o", *c);
-            else
-                *p++ = (char)*c;
-        *p++ = '\'';
+        /* printf's format makes them from octal escapes (% doubled, a leading - escaped too, or bash's printf would
+         * take it for an option); the command substitution drops trailing newlines, so those follow in quotes */
+        size_t body = strlen(word);
+        const size_t whole = body;
+        while (body > 0 && word[body - 1] == '\n') body--;
+        if (body) {
+            p = stpcpy(p, "\"$(printf '");
+            for (size_t k = 0; k < body; k++) {
+                const unsigned char c = (unsigned char)word[k];
+                if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\' || (k == 0 && c == '-'))
+                    p += sprintf(p, "\\%03o", c);
+                else if (c == '%')
+                    p = stpcpy(p, "%%");
+                else
+                    *p++ = (char)c;
+            }
+            p = stpcpy(p, "')\"");
+        }
+        if (body < whole) {
+            *p++ = '\'';
+            for (size_t k = body; k < whole; k++) *p++ = '\n';
+            *p++ = '\'';
+        }
         return p;
     }
     *p++ = '\'';
@@ -236,6 +252,17 @@ bool ulpb_libraries_differ(const char **a, const char **b) {
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t len) {
     if (!ulpb_json_number(cJSON_GetObjectItemCaseSensitive(o, key), v)) {
         snprintf(err, len, "missing or non-numeric \"%s\"", key);
+        return -1;
+    }
+    return 0;
+}
+
+int ulpb_json_get_duration(const cJSON *o, const char *key, bool required, double *v, char *err, size_t len) {
+    *v = -1.0;
+    if (!required && !cJSON_HasObjectItem(o, key)) return 0;
+    if (ulpb_json_get_number(o, key, v, err, len)) return -1;
+    if (!(*v >= 0 && *v < INFINITY)) {
+        snprintf(err, len, "\"%s\" is %g, not a duration", key, *v);
         return -1;
     }
     return 0;
@@ -669,10 +696,14 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             }
             ulpb_stats_merge(&results[r].total, &part);
             const ulpb_stats shard_total = part;
-            double seconds;
-            if (!ulpb_json_get_number(res, "seconds", &seconds, err, len)) results[r].seconds += seconds;
-            if (!ulpb_json_get_number(res, "reference_seconds", &seconds, err, len))
-                results[r].reference_seconds += seconds;
+            double seconds, reference_seconds;
+            if (ulpb_json_get_duration(res, "seconds", true, &seconds, why, sizeof why) ||
+                ulpb_json_get_duration(res, "reference_seconds", true, &reference_seconds, why, sizeof why)) {
+                snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
+                goto done;
+            }
+            results[r].seconds += seconds;
+            results[r].reference_seconds += reference_seconds;
             const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(res, "samplers");
             if (!cJSON_IsArray(samplers) || cJSON_GetArraySize(samplers) != results[r].sampler_count) {
                 snprintf(err, len, "%s: samplers differ from %s's", names[order[k]], names[0]);

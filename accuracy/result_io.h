@@ -55,8 +55,10 @@ const char *ulpb_json_get_string(const cJSON *o, const char *key);
 int ulpb_json_number(const cJSON *item, double *v);
 /* word at p as one shell word that also reads back unambiguously in a record: as it is when it is not empty and holds
  * only letters, digits and the characters of plain, else in single quotes (' as '\\''), or, with a control character
- * (which would break a report's line), in bash's $'...' with octal escapes. p needs 4 strlen(word) + 4 bytes. Returns
- * the end (not terminated). */
+ * (which would break a report's line), as "$(printf '...')" with octal escapes, which every POSIX shell runs (bash's
+ * $'...' is not in dash); trailing newlines, which a command substitution drops, then follow as they are, in single
+ * quotes. p needs ULPB_QUOTED_SIZE(strlen(word)) bytes. Returns the end (not terminated). */
+#define ULPB_QUOTED_SIZE(length) (4 * (length) + 16)
 char *ulpb_append_quoted(char *p, const char *word, const char *plain);
 /* The characters beside letters and digits that a shell word may hold unquoted; a command's first word needs '='
  * quoted too (or X=y/ulpbench would read as an assignment), and a path in a record ',' (which separates its items). */
@@ -66,6 +68,9 @@ char *ulpb_append_quoted(char *p, const char *word, const char *plain);
 /* Whether two libraries_identity values (NULL: no library loaded) differ; both then read "none loaded" for NULL. */
 bool ulpb_libraries_differ(const char **a, const char **b);
 int ulpb_json_get_number(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
+/* A duration in seconds (finite, not negative), or -1 and a message; an optional one that is absent (written before it
+ * was recorded) reads as -1, unknown. */
+int ulpb_json_get_duration(const cJSON *o, const char *key, bool required, double *v, char *err, size_t err_len);
 int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *err, size_t err_len);
 /* A count as the outputs record it: an integer in 0..2^53 (exact in binary64); -1 with err set otherwise. */
 int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t err_len);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -193,7 +194,8 @@ static int g_env_count;
 static char *join_command(int argc, char **argv) {
     size_t len = 1;
     const int total = g_env_count + argc;
-    for (int i = 0; i < total; i++) len += strlen(i < g_env_count ? g_env_words[i] : argv[i - g_env_count]) * 4 + 4;
+    for (int i = 0; i < total; i++)
+        len += ULPB_QUOTED_SIZE(strlen(i < g_env_count ? g_env_words[i] : argv[i - g_env_count]));
     char *s = calloc(len, 1), *p = s;
     if (!s) return NULL;
     for (int i = 0; i < total; i++) {
@@ -710,6 +712,40 @@ enum { EXIT_INCOMPLETE = 3 };
 
 /* Results are regular files of at most MAX_JSON_BYTES: a pipe or a device (/dev/zero) would block or never end. */
 enum { MAX_JSON_BYTES = 1 << 30 };
+static int compare_keys(const void *a, const void *b) {
+    return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A key that one object of item holds twice, letter case aside (cJSON would read the first one, and some lookups
+ * ignore case), or NULL: no file ulpbench writes has one, and an edit that adds one would hide a value. */
+static const char *duplicate_key(const cJSON *item) {
+    const cJSON *child;
+    size_t count = 0;
+    cJSON_ArrayForEach(child, item) count++;
+    if (cJSON_IsObject(item) && count > 1) {
+        const char **names = malloc(count * sizeof *names);
+        const char *twice = NULL;
+        if (names) { /* sorted, each next to its twin */
+            size_t k = 0;
+            cJSON_ArrayForEach(child, item) names[k++] = child->string ? child->string : "";
+            qsort(names, count, sizeof *names, compare_keys);
+            for (k = 1; k < count && !twice; k++)
+                if (strcasecmp(names[k - 1], names[k]) == 0) twice = names[k];
+            free(names);
+        } else { /* out of memory: pair by pair */
+            for (const cJSON *a = item->child; a && !twice; a = a->next)
+                for (const cJSON *b = a->next; b && !twice; b = b->next)
+                    if (a->string && b->string && strcasecmp(a->string, b->string) == 0) twice = b->string;
+        }
+        if (twice) return twice;
+    }
+    cJSON_ArrayForEach(child, item) {
+        const char *twice = duplicate_key(child);
+        if (twice) return twice;
+    }
+    return NULL;
+}
+
 static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* O_NONBLOCK: a FIFO must not wait for a writer */
     struct stat st;
@@ -758,17 +794,24 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
                  path, rest);
         cJSON_Delete(doc);
         doc = NULL;
+    } else if (duplicate_key(doc)) {
+        *status = fail(sub, "'%s' holds the key \"%s\" twice in one object: not a file ulpbench wrote", path,
+                       duplicate_key(doc));
+        cJSON_Delete(doc);
+        doc = NULL;
     }
     free(text);
     return doc;
 }
 
-/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built) in
- * which two results' environments differ or that one lacks, with both values; NULL when they agree. The CPU may
- * differ: a job array runs on mixed runners, and the result then lists every CPU (combined_environment). */
+/* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built, the
+ * compiler) in which two results' environments differ or that one lacks, with both values; NULL when they agree. The
+ * CPU and the count of cores may differ (a job array runs on mixed runners, and the result then lists every CPU:
+ * combined_environment), but must be recorded, as a name and a number. */
 static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
     static const char *const same_environment[] = {
-        "glibc", "sleef", "mpfr", "omk", "omk_isa", "omk_half16", "ulpbench", "source", "libraries_identity"};
+        "glibc",      "sleef",    "mpfr",   "omk",      "omk_isa",
+        "omk_half16", "ulpbench", "source", "compiler", "libraries_identity"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
         *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
         *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
@@ -785,7 +828,18 @@ static const char *environment_difference(const cJSON *env_a, const cJSON *env_b
             return same_environment[k];
         }
     }
-    return NULL;
+    const bool cpu_a = cJSON_IsString(cJSON_GetObjectItem(env_a, "cpu")),
+               cpu_b = cJSON_IsString(cJSON_GetObjectItem(env_b, "cpu"));
+    const cJSON *cores_a = cJSON_GetObjectItem(env_a, "cores"), *cores_b = cJSON_GetObjectItem(env_b, "cores");
+    const bool counted_a = cJSON_IsNumber(cores_a) && cores_a->valuedouble >= 1 &&
+                           cores_a->valuedouble == floor(cores_a->valuedouble),
+               counted_b = cJSON_IsNumber(cores_b) && cores_b->valuedouble >= 1 &&
+                           cores_b->valuedouble == floor(cores_b->valuedouble);
+    if (cpu_a && cpu_b && counted_a && counted_b) return NULL;
+    const bool cpus = cpu_a && cpu_b;
+    *a = (cpus ? counted_a : cpu_a) ? "recorded" : "missing";
+    *b = (cpus ? counted_b : cpu_b) ? "recorded" : "missing";
+    return cpus ? "cores" : "cpu";
 }
 
 /* The environment of a result made of several runs (shards, or a run and its resumptions), which agree in everything
@@ -1052,16 +1106,16 @@ static int cmd_merge(int argc, char **argv) {
         if (c == 'o')
             out_path = optarg;
         else if (c == 'h') {
-            puts(
-                "usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
-                "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
-                "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
-                "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
-                "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, the\n"
-                "libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a gap.\n"
-                "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
-                "merged_from each shard's file and the command that made it.");
+            puts("usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
+                 "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
+                 "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
+                 "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
+                 "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
+                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, compiler,\n"
+                 "the libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a\n"
+                 "gap.\n"
+                 "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
+                 "merged_from each shard's file and the command that made it.");
             return 0;
         } else
             return bad_option("merge", c, argc, argv);
@@ -1077,7 +1131,11 @@ static int cmd_merge(int argc, char **argv) {
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
     for (int i = 0; i < count && status == 0; i++) {
         const cJSON *version = cJSON_GetObjectItem(docs[i], "schema_version");
-        if (!cJSON_IsNumber(version) || version->valuedouble != ULPB_SCHEMA_VERSION)
+        if (!version && !cJSON_GetStringValue(cJSON_GetObjectItem(docs[i], "schema")))
+            status =
+                fail("merge", "%s has no \"schema\" or \"schema_version\": not the JSON of an ulpbench accuracy run",
+                     names[i]);
+        else if (!cJSON_IsNumber(version) || version->valuedouble != ULPB_SCHEMA_VERSION)
             status = fail("merge", "%s: schema_version is not %d (written by another ulpbench version?)", names[i],
                           ULPB_SCHEMA_VERSION);
     }

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 131 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 136 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -27,7 +27,9 @@ allowance for long calls and for a stopped process) and 125 (a library's hung co
 test_accuracy and 127 (the main thread watched alone) both, by hand; 124 survived test_cli's stop test until the
 test stopped a call the watch had seen; after the crash, exit and watch messages came to share one describer, 128 (now
 in that describer's caller), 129 (a bench pass's crash named as one call), 130 (a long library path shown whole) and
-131 (a path cut inside a UTF-8 character) fail test_cli, by hand in the last session of 2026-12-05):
+131 (a path cut inside a UTF-8 character) fail test_cli, by hand in the last session of 2026-12-05, and so do
+132-136, planted with the checks a review of that session asked for (the recorded command's control characters,
+sampled shards' times, compiler, cpu and cores, a key given twice)):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -446,6 +448,17 @@ MUTANTS = [
     ("a long library path cut inside a UTF-8 character",
      'cli/ulpbench.c', "while (head_len > 0 && ((unsigned char)path[head_len] & 0xC0) == 0x80) head_len--;",
      "while (head_len > 0 && ((unsigned char)path[head_len] & 0xC0) == 0x80 && 0) head_len--;"),
+    ("a recorded command's control characters written as they are (a tab or newline splits the report's line)",
+     'accuracy/result_io.c', "    if (control) {", "    if (control && 0) {"),
+    ("a sampled shard's negative or infinite time merged",
+     'accuracy/result_io.c', 'if (ulpb_json_get_duration(res, "seconds", true, &seconds, why, sizeof why) ||',
+     'if (ulpb_json_get_number(res, "seconds", &seconds, why, sizeof why) ||'),
+    ("shards built by another compiler merged (and recorded as the first one's)",
+     'cli/ulpbench.c', '"source", "compiler", "libraries_identity"', '"source", "libraries_identity"'),
+    ("a shard's cpu or cores that is no name or count merged",
+     'cli/ulpbench.c', "    if (cpu_a && cpu_b && counted_a && counted_b) return NULL;", "    return NULL;"),
+    ("a JSON input's key given twice read as its first value",
+     'cli/ulpbench.c', "    } else if (duplicate_key(doc)) {", "    } else if (duplicate_key(doc) && 0) {"),
 ]
 
 

@@ -563,6 +563,45 @@ static void sampled_shards_merge(void **state) {
     cJSON_ReplaceItemInObject(empty_env, "environment", cJSON_CreateObject());
     save_json(empty_env, "s2bad.json");
     expect_merge_refused("s2bad.json: its \"environment\" has no \"glibc\"", "empty environment");
+    /* nor are times no run takes, another compiler's build, or a CPU or core count that is not recorded as one */
+    static const struct {
+        const char *where, *key, *value, *needle;
+    } bad_record[] = {
+        {"result", "seconds", "-1", "s2bad.json: result 0: \"seconds\" is -1, not a duration"},
+        {"result", "reference_seconds", "\"abc\"",
+         "s2bad.json: result 0: missing or non-numeric \"reference_seconds\""},
+        {"result", "seconds", "1e400", "\"seconds\" is inf, not a duration"},
+        {"environment", "compiler", "\"Clang 99\"", "different environments (compiler: '"},
+        {"environment", "cpu", "7", "s2bad.json: its \"environment\" has no \"cpu\""},
+        {"environment", "cores", "\"two\"", "s2bad.json: its \"environment\" has no \"cores\""},
+        {"environment", "cores", "0", "s2bad.json: its \"environment\" has no \"cores\""},
+    };
+    for (size_t i = 0; i < sizeof bad_record / sizeof bad_record[0]; i++) {
+        cJSON *edited_doc = load_json("s2.json");
+        cJSON *where = strcmp(bad_record[i].where, "result") == 0
+                           ? cJSON_GetArrayItem(cJSON_GetObjectItem(edited_doc, "results"), 0)
+                           : cJSON_GetObjectItem(edited_doc, "environment");
+        assert_true(cJSON_ReplaceItemInObject(where, bad_record[i].key, cJSON_CreateRaw(bad_record[i].value)));
+        save_json(edited_doc, "s2bad.json");
+        expect_merge_refused(bad_record[i].needle, bad_record[i].key);
+    }
+    /* a JSON document of another kind (bench's) is named as such */
+    FILE *other_kind = fopen(path("s2bad.json"), "w");
+    assert_non_null(other_kind);
+    fputs("{\"context\": {}, \"benchmarks\": []}\n", other_kind);
+    fclose(other_kind);
+    expect_merge_refused("s2bad.json has no \"schema\" or \"schema_version\": not the JSON of an ulpbench accuracy run",
+                         "a bench result");
+    /* a key given twice in one object (cJSON would read the first), here in two letter cases */
+    char *shard_text = slurp(path("s2.json"));
+    const char *seconds_at = strstr(shard_text, "\"seconds\":");
+    assert_non_null(seconds_at);
+    other_kind = fopen(path("s2bad.json"), "w");
+    assert_non_null(other_kind);
+    fprintf(other_kind, "%.*s\"Seconds\": 5, %s", (int)(seconds_at - shard_text), shard_text, seconds_at);
+    fclose(other_kind);
+    free(shard_text);
+    expect_merge_refused("econds\" twice in one object: not a file ulpbench wrote", "a key twice");
     /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
     for (int k = 0; k < 3; k++) {
         char name[16];
@@ -1692,6 +1731,27 @@ static void recorded_command_is_quoted(void **state) {
     assert_int_equal(system(rerun), 0);
     doc = load_json("a'b.json");
     cJSON_Delete(doc);
+    /* and a name with control characters (a tab; trailing newlines) and a %: recorded on one line but for the trailing
+     * newlines, and made again by sh, dash too (which has no $'...') */
+    static const char odd_name[] = "t\tx%d.json\n\n";
+    assert_int_equal(setenv("ULPB_ODD_NAME", odd_name, 1), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/$ULPB_ODD_NAME\""), 0);
+    assert_int_equal(unsetenv("ULPB_ODD_NAME"), 0);
+    doc = load_json(odd_name);
+    const char *odd_command = string_of(doc, "command");
+    const size_t odd_length = strlen(odd_command);
+    if (strchr(odd_command, '\t') || odd_length < 4 || strcmp(odd_command + odd_length - 4, "'\n\n'") != 0 ||
+        strchr(odd_command, '\n') != odd_command + odd_length - 3)
+        fail_msg("command '%s' holds a tab, or a newline before its name's trailing ones", odd_command);
+    script = fopen(path("rerun.sh"), "w");
+    assert_non_null(script);
+    fprintf(script, "%s\n", odd_command);
+    fclose(script);
+    cJSON_Delete(doc);
+    assert_int_equal(remove(path(odd_name)), 0);
+    assert_int_equal(system(rerun), 0);
+    assert_true(exists(path(odd_name)));
+    assert_int_equal(remove(path(odd_name)), 0);
 }
 
 /* A backtick in an argument must not close the Markdown code span of the recorded command early. */
