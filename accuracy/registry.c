@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -364,10 +365,16 @@ static int parse_library_item(const char *text, size_t n, library_item *item, ch
     }
     memcpy(item->name, text, name_len);
     item->name[name_len] = 0;
-    if (strcmp(item->name, "all") == 0 || ulpb_impl_known(item->name)) {
-        snprintf(err, err_len, "ULPB_LIBRARIES: the name '%s' is taken (%s); choose another", item->name,
-                 strcmp(item->name, "all") == 0 ? "--impl all selects every implementation"
-                                                : "an implementation of the registry: see ulpbench list");
+    /* letter case aside: the bench JSON's ratio_to_NAME keys must differ so (no JSON reader takes two keys that do not)
+     */
+    const char *taken = strcasecmp(item->name, "all") == 0 ? "all" : NULL;
+    for (size_t i = 0; i < ulpb_entry_count && !taken; i++)
+        if (strcasecmp(ulpb_entries[i].impl, item->name) == 0) taken = ulpb_entries[i].impl;
+    if (taken) {
+        snprintf(err, err_len, "ULPB_LIBRARIES: the name '%s' is taken (%s%s); choose another", item->name,
+                 strcmp(taken, "all") == 0 ? "--impl all selects every implementation"
+                                           : "an implementation of the registry: see ulpbench list",
+                 strcmp(taken, item->name) == 0 ? "" : ", letter case aside");
         return -1;
     }
     if (prefix_len >= sizeof item->prefix || !is_identifier(prefix_at, prefix_len)) {
@@ -656,8 +663,9 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
         }
         if (parse_library_item(p, n, &items[item_count], err, err_len) != 0) return -1;
         for (int k = 0; k < item_count; k++)
-            if (strcmp(items[k].name, items[item_count].name) == 0) {
-                snprintf(err, err_len, "ULPB_LIBRARIES gives the name '%s' twice", items[k].name);
+            if (strcasecmp(items[k].name, items[item_count].name) == 0) {
+                snprintf(err, err_len, "ULPB_LIBRARIES gives the name '%s' twice%s", items[k].name,
+                         strcmp(items[k].name, items[item_count].name) == 0 ? "" : " (letter case aside)");
                 return -1;
             }
         item_count++;

@@ -487,10 +487,29 @@ static void code_span(FILE *f, const char *text) {
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
 }
 
+/* A command on its line, or, when it holds a newline (a word's trailing newlines, which only literal ones in quotes
+ * give every shell: ulpb_append_quoted), in a fenced block, which keeps it whole where a span would end at a blank
+ * line. */
 static void labelled_command_line(FILE *f, const char *label, const char *command) {
-    fputs(label, f);
-    code_span(f, command);
-    fputs("  \n", f);
+    if (!strchr(command, '\n')) {
+        fputs(label, f);
+        code_span(f, command);
+        fputs("  \n", f);
+        return;
+    }
+    size_t longest = 0, run = 0;
+    for (const char *c = command; *c; c++) {
+        run = *c == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    const size_t fence = longest >= 3 ? longest + 1 : 3;
+    size_t label_length = strlen(label);
+    while (label_length > 0 && label[label_length - 1] == ' ') label_length--;
+    fprintf(f, "%.*s\n\n", (int)label_length, label); /* "Command:" */
+    for (size_t i = 0; i < fence; i++) fputc('`', f);
+    fprintf(f, "sh\n%s\n", command);
+    for (size_t i = 0; i < fence; i++) fputc('`', f);
+    fputs("\n\n", f);
 }
 
 static void command_line(FILE *f, const char *command) { labelled_command_line(f, "Command: ", command); }

@@ -1735,13 +1735,20 @@ static void recorded_command_is_quoted(void **state) {
      * newlines, and made again by sh, dash too (which has no $'...') */
     static const char odd_name[] = "t\tx%d.json\n\n";
     assert_int_equal(setenv("ULPB_ODD_NAME", odd_name, 1), 0);
-    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/$ULPB_ODD_NAME\""), 0);
+    assert_int_equal(
+        run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/$ULPB_ODD_NAME\" --markdown $D/odd.md"), 0);
     assert_int_equal(unsetenv("ULPB_ODD_NAME"), 0);
     doc = load_json(odd_name);
     const char *odd_command = string_of(doc, "command");
-    const size_t odd_length = strlen(odd_command);
-    if (strchr(odd_command, '\t') || odd_length < 4 || strcmp(odd_command + odd_length - 4, "'\n\n'") != 0 ||
-        strchr(odd_command, '\n') != odd_command + odd_length - 3)
+    /* the Markdown keeps it whole in a fenced block: a code span would end at the blank line */
+    char *odd_markdown = slurp(path("odd.md")), *fenced = malloc(strlen(odd_command) + 32);
+    assert_non_null(odd_markdown), assert_non_null(fenced);
+    sprintf(fenced, "Command:\n\n```sh\n%s\n```\n", odd_command);
+    if (!strstr(odd_markdown, fenced)) fail_msg("the Markdown '%s' lacks '%s'", odd_markdown, fenced);
+    free(odd_markdown), free(fenced);
+    const char *trailing = strstr(odd_command, "')\"'\n\n' ");
+    if (strchr(odd_command, '\t') || !trailing || strchr(odd_command, '\n') != trailing + 4 ||
+        strchr(trailing + 6, '\n'))
         fail_msg("command '%s' holds a tab, or a newline before its name's trailing ones", odd_command);
     script = fopen(path("rerun.sh"), "w");
     assert_non_null(script);
@@ -2507,7 +2514,13 @@ static void users_kernels_through_ulpb_libraries(void **state) {
         {"demo", "is not NAME=PATH"},
         {"omk=" ULPB_DEMO_KERNELS, "the name 'omk' is taken"},
         {"all=" ULPB_DEMO_KERNELS, "the name 'all' is taken"},
+        /* letter case aside, or the bench JSON would hold ratio_to_demo and ratio_to_Demo, which its readers refuse */
+        {"OMK:demo=" ULPB_DEMO_KERNELS,
+         "the name 'OMK' is taken (an implementation of the registry: see ulpbench list, "
+         "letter case aside)"},
+        {"All:demo=" ULPB_DEMO_KERNELS, "the name 'All' is taken (--impl all"},
         {"demo=" ULPB_DEMO_KERNELS ",demo=" ULPB_DEMO_KERNELS, "gives the name 'demo' twice"},
+        {"demo=" ULPB_DEMO_KERNELS ",Demo:demo=" ULPB_DEMO_KERNELS, "gives the name 'demo' twice (letter case aside)"},
         {"demo=" ULPB_DEMO_KERNELS ",", "empty item"},
         {"my-kernels=" ULPB_DEMO_KERNELS, "symbol prefix 'my-kernels' is no C identifier"},
         {"mine:2nd=" ULPB_DEMO_KERNELS, "symbol prefix '2nd' is no C identifier"},
