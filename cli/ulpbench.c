@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,15 +472,20 @@ static int write_outputs(const char *sub, const char *json_path, const char *md_
     return rc ? fail(sub, "%s", err) : 0;
 }
 
-/* text as a Markdown code span. The fence is one backtick longer than the longest run of backticks in the text, and
- * padded with spaces when the text starts or ends with one, so that a backtick in an argument (as in a file name)
- * cannot close the span early; inside it, '*', '_' and '|' are text. */
-static void code_span(FILE *f, const char *text) {
+static size_t longest_backtick_run(const char *text) {
     size_t longest = 0, run = 0;
     for (const char *c = text; *c; c++) {
         run = *c == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
+    return longest;
+}
+
+/* text as a Markdown code span. The fence is one backtick longer than the longest run of backticks in the text, and
+ * padded with spaces when the text starts or ends with one, so that a backtick in an argument (as in a file name)
+ * cannot close the span early; inside it, '*', '_' and '|' are text. */
+static void code_span(FILE *f, const char *text) {
+    const size_t longest = longest_backtick_run(text);
     const size_t len = strlen(text);
     const char *pad = len && (text[0] == '`' || text[len - 1] == '`') ? " " : "";
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
@@ -497,12 +503,7 @@ static void labelled_command_line(FILE *f, const char *label, const char *comman
         fputs("  \n", f);
         return;
     }
-    size_t longest = 0, run = 0;
-    for (const char *c = command; *c; c++) {
-        run = *c == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-    }
-    const size_t fence = longest >= 3 ? longest + 1 : 3;
+    const size_t longest = longest_backtick_run(command), fence = longest >= 3 ? longest + 1 : 3;
     size_t label_length = strlen(label);
     while (label_length > 0 && label[label_length - 1] == ' ') label_length--;
     fprintf(f, "%.*s\n\n", (int)label_length, label); /* "Command:" */
@@ -800,7 +801,7 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     text[len] = '\0';
     /* one document per file: a second one appended (`--json /dev/stdout >> runs.json` twice) or trailing bytes would
      * otherwise be dropped without a word */
-    const char *end = NULL;
+    const char *end = NULL, *twice;
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
     size_t rest = doc ? (size_t)(end - text) : len;
     while (doc && rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0') rest++;
@@ -813,14 +814,18 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
                  path, rest);
         cJSON_Delete(doc);
         doc = NULL;
-    } else if (duplicate_key(doc)) {
-        *status = fail(sub, "'%s' holds the key \"%s\" twice in one object: not a file ulpbench wrote", path,
-                       duplicate_key(doc));
+    } else if ((twice = duplicate_key(doc))) {
+        *status = fail(sub, "'%s' holds the key \"%s\" twice in one object: not a file ulpbench wrote", path, twice);
         cJSON_Delete(doc);
         doc = NULL;
     }
     free(text);
     return doc;
+}
+
+static bool cores_recorded(const cJSON *env) {
+    const cJSON *cores = cJSON_GetObjectItem(env, "cores");
+    return cJSON_IsNumber(cores) && cores->valuedouble >= 1 && cores->valuedouble == floor(cores->valuedouble);
 }
 
 /* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built, the
@@ -848,12 +853,8 @@ static const char *environment_difference(const cJSON *env_a, const cJSON *env_b
         }
     }
     const bool cpu_a = cJSON_IsString(cJSON_GetObjectItem(env_a, "cpu")),
-               cpu_b = cJSON_IsString(cJSON_GetObjectItem(env_b, "cpu"));
-    const cJSON *cores_a = cJSON_GetObjectItem(env_a, "cores"), *cores_b = cJSON_GetObjectItem(env_b, "cores");
-    const bool counted_a = cJSON_IsNumber(cores_a) && cores_a->valuedouble >= 1 &&
-                           cores_a->valuedouble == floor(cores_a->valuedouble),
-               counted_b = cJSON_IsNumber(cores_b) && cores_b->valuedouble >= 1 &&
-                           cores_b->valuedouble == floor(cores_b->valuedouble);
+               cpu_b = cJSON_IsString(cJSON_GetObjectItem(env_b, "cpu")), counted_a = cores_recorded(env_a),
+               counted_b = cores_recorded(env_b);
     if (cpu_a && cpu_b && counted_a && counted_b) return NULL;
     const bool cpus = cpu_a && cpu_b;
     *a = (cpus ? counted_a : cpu_a) ? "recorded" : "missing";
@@ -2061,9 +2062,13 @@ static bool is_help_option(const char *word) {
 
 /* ---- a kernel under test that crashes or exits ---------------------------------------------------------------- */
 
-/* Appends text to buf[*used, len) (async-signal-safe). */
+/* Appends at most the first `most` bytes of text to buf[*used, len) (async-signal-safe). */
+static void append_text_prefix(char *buf, size_t len, size_t *used, const char *text, size_t most) {
+    for (size_t k = 0; k < most && text[k] && *used + 1 < len; k++) buf[(*used)++] = text[k];
+}
+
 static void append_text(char *buf, size_t len, size_t *used, const char *text) {
-    while (*text && *used + 1 < len) buf[(*used)++] = *text++;
+    append_text_prefix(buf, len, used, text, SIZE_MAX);
 }
 
 /* Appends n in decimal (async-signal-safe). */
@@ -2093,10 +2098,7 @@ static size_t describe_activity(const ulpb_kernel_call *call, char *buf, size_t 
             size_t head_len = LOADING_PATH_SHOWN / 2, tail_start = path_len - LOADING_PATH_SHOWN / 2;
             while (head_len > 0 && ((unsigned char)path[head_len] & 0xC0) == 0x80) head_len--;
             while (tail_start < path_len && ((unsigned char)path[tail_start] & 0xC0) == 0x80) tail_start++;
-            char head[LOADING_PATH_SHOWN / 2 + 1];
-            for (size_t k = 0; k < head_len; k++) head[k] = path[k];
-            head[head_len] = '\0';
-            append_text(buf, len, &used, head);
+            append_text_prefix(buf, len, &used, path, head_len);
             append_text(buf, len, &used, "...");
             append_text(buf, len, &used, path + tail_start);
         }

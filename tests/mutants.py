@@ -459,7 +459,7 @@ MUTANTS = [
     ("a shard's cpu or cores that is no name or count merged",
      'cli/ulpbench.c', "    if (cpu_a && cpu_b && counted_a && counted_b) return NULL;", "    return NULL;"),
     ("a JSON input's key given twice read as its first value",
-     'cli/ulpbench.c', "    } else if (duplicate_key(doc)) {", "    } else if (duplicate_key(doc) && 0) {"),
+     'cli/ulpbench.c', "    } else if ((twice = duplicate_key(doc))) {", "    } else if ((twice = duplicate_key(doc)) && 0) {"),
     ("a recorded command with a newline put in a Markdown code span, which its blank line ends",
      'cli/ulpbench.c', "    if (!strchr(command, '\\n')) {", "    if (1) {"),
     ("a library named as a registry implementation but for letter case (its bench keys collide with that one's)",
