@@ -156,6 +156,15 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
         snprintf(f->why, sizeof f->why, "no omk result at this size and input set");
         return 0;
     }
+    const cJSON *rounds = cJSON_GetObjectItem(row, "repetitions");
+    if (!cJSON_IsNumber(rounds) || !(rounds->valuedouble >= ULPB_TARGETS_MIN_ROUNDS)) {
+        if (cJSON_IsNumber(rounds) && rounds->valuedouble >= 0)
+            snprintf(f->why, sizeof f->why, "omk's row has %g round%s, fewer than the %d a target needs",
+                     rounds->valuedouble, rounds->valuedouble == 1 ? "" : "s", ULPB_TARGETS_MIN_ROUNDS);
+        else
+            snprintf(f->why, sizeof f->why, "omk's row has no count of rounds (repetitions)");
+        return 0;
+    }
     f->ratio = INFINITY;
     int missing = 0;
     if (strcmp(t->peers, "*") == 0) {
@@ -381,9 +390,9 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         char sizes[64];
         target_sizes(sizes, sizeof sizes);
         snprintf(err, err_len,
-                 "no target is measured in %s%s: each needs omk and every peer it names, in the same rounds, at %s "
-                 "elements",
-                 names[0], count > 1 ? " and the others" : "", sizes);
+                 "no target is measured in %s%s: each needs omk and every peer it names, in the same rounds (at least "
+                 "%d), at %s elements",
+                 names[0], count > 1 ? " and the others" : "", ULPB_TARGETS_MIN_ROUNDS, sizes);
         return -1;
     }
     print_runs(out, contexts, benchmarks, names, count);

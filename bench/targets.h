@@ -21,7 +21,9 @@ typedef struct {
     bool quiet_only;
 } ulpb_targets_options;
 #define ULPB_TARGETS_QUIET_SHARE 0.8
-enum { ULPB_TARGETS_MAX_RUNS = 64 };
+/* A row timed in fewer rounds is not counted: the median of so few same-round ratios moves with one slow round (the
+ * bench's own floor at large sizes). */
+enum { ULPB_TARGETS_MAX_RUNS = 64, ULPB_TARGETS_MIN_ROUNDS = 5 };
 
 /* Prints the Markdown table of every target row over the runs docs[0..count) (names: their file names) to out.
  * -1 with a message in err when a document holds no benchmark results, when the runs come from different

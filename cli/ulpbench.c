@@ -1257,13 +1257,13 @@ static int cmd_targets(int argc, char **argv) {
                    "whether it reaches the target in every run. Prints Markdown, with each run's date, CPU, CPU\n"
                    "affinity, command and, with several runs, in how many groups its memcpy row ran slow (a loaded\n"
                    "machine shows there). Rows a run did not measure (other sizes, --impl without every peer a\n"
-                   "target names, peers this CPU cannot run) read 'not measured'. --quiet-only leaves out of each\n"
-                   "row the runs whose memcpy row of the same group ran below %g of the fastest run's (the machine\n"
-                   "was shared then). Exit status 0; with --gate, 1 when a measured row misses its target in some\n"
-                   "run; 2 for a file that is missing or not such a result, runs from different environments, one\n"
-                   "run given twice (same date, command and results), a file listing a row twice, or no row\n"
-                   "measured at all.\n",
-                   ULPB_TARGETS_QUIET_SHARE);
+                   "target names, peers this CPU cannot run, fewer than %d rounds) read 'not measured'.\n"
+                   "--quiet-only leaves out of each row the runs whose memcpy row of the same group ran below %g of\n"
+                   "the fastest run's (the machine was shared then). Exit status 0; with --gate, 1 when a measured\n"
+                   "row misses its target in some run; 2 for a file that is missing or not such a result, runs from\n"
+                   "different environments, one run given twice (same date, command and results), a file listing a\n"
+                   "row twice, or no row measured at all.\n",
+                   ULPB_TARGETS_MIN_ROUNDS, ULPB_TARGETS_QUIET_SHARE);
             return 0;
         } else
             return bad_option("targets", c, argc, argv);

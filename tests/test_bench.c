@@ -177,7 +177,7 @@ static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) 
         " \"compiler\": \"g\", \"library_build_type\": \"release\", \"omk_half16\": \"compute\", \"glibc\": \"2\","
         " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\", \"isa_available\": [\"scalar\", \"avx2\", "
         "\"avx512\"]},"
-        " \"benchmarks\": [{\"name\": \"n\", \"run_name\": \"asin/%s/omk/4096/unit\", %s}]}",
+        " \"benchmarks\": [{\"name\": \"n\", \"run_name\": \"asin/%s/omk/4096/unit\", \"repetitions\": 41, %s}]}",
         ++runs, isa, dtype, ratios);
     cJSON *doc = cJSON_Parse(text);
     assert_non_null(doc);
@@ -243,10 +243,25 @@ static void targets_compare_same_round_ratios(void **state) {
     free(table);
     cJSON_Delete(docs[1]);
 
+    /* a row timed in fewer rounds than a target needs, or with no count of them, is not measured */
+    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.5, \"ratio_to_libmvec-avx512\": 1.5", "avx512");
+    cJSON *few = cJSON_GetArrayItem(cJSON_GetObjectItem(docs[1], "benchmarks"), 0);
+    cJSON_ReplaceItemInObject(few, "repetitions", cJSON_CreateNumber(ULPB_TARGETS_MIN_ROUNDS - 1));
+    assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 1.02× | sleef-u10-avx512 | yes (1 of 1 run)"); /* the first run alone */
+    free(table);
+    assert_int_equal(targets_of(docs + 1, 1, false, &table, &summary, err, sizeof err), -1);
+    assert_non_null(strstr(err, "in the same rounds (at least 5)"));
+    free(table);
+    cJSON_DeleteItemFromObject(few, "repetitions");
+    assert_int_equal(targets_of(docs + 1, 1, false, &table, &summary, err, sizeof err), -1);
+    free(table);
+    cJSON_Delete(docs[1]);
+
     /* 0.8 - 2^-53 times 100 rounds to 80: printed as 0.80, it would read as reaching the 16 Mi target it misses */
     cJSON *memory_bound = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02", "avx512");
-    cJSON *row = cJSON_Parse(
-        "{\"name\": \"n\", \"run_name\": \"asin/f64/omk/16777216/unit\", \"ratio_to_memcpy\": 0.7999999999999999}");
+    cJSON *row = cJSON_Parse("{\"name\": \"n\", \"run_name\": \"asin/f64/omk/16777216/unit\", \"repetitions\": 11, "
+                             "\"ratio_to_memcpy\": 0.7999999999999999}");
     cJSON_AddItemToArray(cJSON_GetObjectItem(memory_bound, "benchmarks"), row);
     assert_int_equal(targets_of(&memory_bound, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| 16 Mi | ≥ 0.80× | 0.79× | memcpy | no |\n");
@@ -440,7 +455,7 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     docs[0] = bench_doc("f64", "\"ratio_to_glibc\": 9", "avx512"); /* no target names glibc for double */
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), -1);
     assert_non_null(strstr(err, "no target is measured in a.json: each needs omk and every peer it names, in the same "
-                                "rounds, at 4096 or 16777216 elements"));
+                                "rounds (at least 5), at 4096 or 16777216 elements"));
     assert_int_equal(strlen(table), 0);
     free(table);
     cJSON_Delete(docs[0]);

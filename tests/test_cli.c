@@ -2580,7 +2580,7 @@ static void users_kernels_through_ulpb_libraries(void **state) {
 static void targets_gate_on_saved_runs(void **state) {
     (void)state;
     assert_int_equal(
-        run("bench --op asin --dtype f64 --sizes 4096 --rounds 3 --impl omk,glibc,memcpy --quiet --json $D/t.json"), 0);
+        run("bench --op asin --dtype f64 --sizes 4096 --rounds 5 --impl omk,glibc,memcpy --quiet --json $D/t.json"), 0);
     cJSON *doc = load_json("t.json");
     cJSON *omk_row = bench_row(doc, "asin/f64/omk/4096/unit");
     cJSON_AddNumberToObject(omk_row, "ratio_to_sleef-u10-avx512", 1.25);
@@ -2703,10 +2703,14 @@ static void targets_gate_on_saved_runs(void **state) {
     if (!one_line_with(append_err, "standard output is the input file")) fail_msg("stderr '%s'", append_err);
     assert_string_equal(run_before, run_after);
     free(run_before), free(run_after), free(append_err);
-    /* a run that measured no target row (another size) */
+    /* a run that measured no target row (another size), and one of too few rounds for a median of ratios */
     assert_int_equal(
         run("bench --op asin --dtype f64 --sizes 512 --rounds 3 --impl omk,glibc --quiet --json $D/t3.json"), 0);
     expect_usage_error("targets $D/t3.json", "no target is measured");
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(bench_row(doc, "asin/f64/omk/4096/unit"), "repetitions", cJSON_CreateNumber(4));
+    save_json(doc, "t12.json");
+    expect_usage_error("targets $D/t12.json", "no target is measured");
 }
 
 static int setup(void **state) {
