@@ -32,10 +32,12 @@ static inline __m128i narrow_bf16x8(__m256 v) {
                                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 #define STEP_BF16(fn, in, out) _mm_storeu_si128((__m128i *)(out), narrow_bf16x8(fn(widen_bf16x8(in))))
 
-#undef WRAP_AVX2
-#define WRAP_AVX2(ident, op, f32_fn, f64_fn)                                                                           \
+#undef WRAP32_AVX2
+#define WRAP32_AVX2(ident, op, f32_fn)                                                                                 \
     ULPB_SIMD_PEER(peer_##ident##_##op##_f32, float, 8, STEP_F32, f32_fn)                                              \
-    ULPB_SIMD_PEER(peer_##ident##_##op##_f64, double, 4, STEP_F64, f64_fn)                                             \
     ULPB_SIMD_PEER(peer_##ident##_##op##_f16, uint16_t, 8, STEP_F16, f32_fn)                                           \
     ULPB_SIMD_PEER(peer_##ident##_##op##_bf16, uint16_t, 8, STEP_BF16, f32_fn)
+#undef WRAP_AVX2
+#define WRAP_AVX2(ident, op, f32_fn, f64_fn)                                                                           \
+    WRAP32_AVX2(ident, op, f32_fn) ULPB_SIMD_PEER(peer_##ident##_##op##_f64, double, 4, STEP_F64, f64_fn)
 #include "registry.def"

@@ -1,7 +1,9 @@
-/* AVX-512 bfloat16 peers: widen by shifting into the high half, call the 16 x binary32
- * function, narrow with vcvtneps2bf16 as runtimes do on this hardware (round to nearest even;
- * it flushes subnormals, which the accuracy report shows). Built with -mavx512f -mavx512bf16,
- * matching the registry's AVX512_BF16 check. */
+/* AVX-512 bfloat16 peers on CPUs with AVX512_BF16: widen by shifting into the high half, call the
+ * 16 x binary32 function, narrow as runtimes do on this hardware: 32 elements a step, two calls
+ * and one vcvtne2ps2bf16 for both halves, as PyTorch's Vectorized<BFloat16> (round to nearest
+ * even; it flushes subnormals, which the accuracy report shows). peers_avx512.c calls these when
+ * the CPU has AVX512_BF16 and emulates the instruction otherwise. Built with -mavx512f
+ * -mavx512bf16, matching the registry's AVX512_BF16 check. */
 #include <sleef.h>
 
 #include "peers_simd.h"
@@ -10,9 +12,19 @@ static inline __m512 widen_bf16x16(const uint16_t *in) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)in)), 16));
 }
 
-#define STEP_BF16(fn, in, out) _mm256_storeu_si256((__m256i *)(out), (__m256i)_mm512_cvtneps_pbh(fn(widen_bf16x16(in))))
+#define STEP_BF16(fn, in, out)                                                                                         \
+    _mm512_storeu_si512((out), (__m512i)_mm512_cvtne2ps_pbh(fn(widen_bf16x16((in) + 16)), fn(widen_bf16x16(in))))
 
+#undef WRAP32_AVX512
+#define WRAP32_AVX512(ident, op, f32_fn)                                                                               \
+    ULPB_SIMD_PEER(peer_##ident##_##op##_bf16_avx512bf16, uint16_t, 32, STEP_BF16, f32_fn)
 #undef WRAP_AVX512
-#define WRAP_AVX512(ident, op, f32_fn, f64_fn)                                                                         \
-    ULPB_SIMD_PEER(peer_##ident##_##op##_bf16, uint16_t, 16, STEP_BF16, f32_fn)
+#define WRAP_AVX512(ident, op, f32_fn, f64_fn) WRAP32_AVX512(ident, op, f32_fn)
 #include "registry.def"
+
+/* The narrowing alone, 32 binary32 values a step (n a multiple of 32), for the test of its emulation. */
+void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n);
+void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n) {
+    for (size_t i = 0; i < n; i += 32)
+        _mm512_storeu_si512(y + i, (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(x + i)));
+}

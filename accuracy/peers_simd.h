@@ -28,11 +28,15 @@
     }
 
 /* The vector peers are the ULPB_VECTOR_PEER rows of registry.def. Each wrapper file redefines WRAP_<its ISA>(ident,
- * op, binary32 function, binary64 function) to define its wrappers and then includes registry.def: the rows of the
- * other ISAs expand to nothing there. A new ISA adds its empty line here. */
+ * op, binary32 function, binary64 function) and WRAP32_<its ISA> (the ULPB_VECTOR_PEER_F32 rows: no binary64 function)
+ * to define its wrappers and then includes registry.def: the rows of the other ISAs expand to nothing there. A new ISA
+ * adds its empty lines here. */
 #define WRAP_AVX2(ident, op, f32_fn, f64_fn)
 #define WRAP_AVX512(ident, op, f32_fn, f64_fn)
+#define WRAP32_AVX2(ident, op, f32_fn)
+#define WRAP32_AVX512(ident, op, f32_fn)
 #define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp) WRAP_##isa(ident, op, f32_fn, f64_fn)
+#define ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)     WRAP32_##isa(ident, op, f32_fn)
 
 /* glibc's libmvec under its x86_64 vector-function ABI names ('e': AVX-512, 'd': AVX2). math.h
  * offers them only to the auto-vectorizer (-ffast-math), so they are declared here by name;

@@ -56,9 +56,11 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
     void peer_##ident##_##op##_f64(const void *x, void *y, size_t n);
 #define ULPB_SCALAR_PEER(impl, ident, op, library, f32_fn, f64_fn)           PEER_WRAPPERS(ident, op)
 #define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp) PEER_WRAPPERS(ident, op)
+#define ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)     PEER_WRAPPERS(ident, op)
 #define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                        void fn(const void *x, void *y, size_t n);
 #include "registry.def"
 #undef ULPB_BASELINE
+#undef ULPB_VECTOR_PEER_F32
 #undef ULPB_VECTOR_PEER
 #undef ULPB_SCALAR_PEER
 
@@ -90,16 +92,19 @@ static const ulpb_entry builtin_entries[] = {
              -1.0)                                                                                                     \
     PEER_ROW(impl, op, f32, ULPB_ISA_NONE, ident, library " " #f32_fn, -1.0)                                           \
     PEER_ROW(impl, op, f64, ULPB_ISA_NONE, ident, library " " #f64_fn, -1.0)
-#define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp)                                           \
+#define ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)                                               \
     PEER_ROW(impl, op, f16, ULPB_ISA_##isa, ident, library " " #f32_fn " via " ULPB_F16_VIA_##isa, ulp)                \
     PEER_ROW(impl, op, bf16, ISA_ID(ULPB_BF16_ISA_##isa), ident, library " " #f32_fn " via " ULPB_BF16_VIA_##isa, ulp) \
-    PEER_ROW(impl, op, f32, ULPB_ISA_##isa, ident, library " " #f32_fn, ulp)                                           \
+    PEER_ROW(impl, op, f32, ULPB_ISA_##isa, ident, library " " #f32_fn, ulp)
+#define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp)                                           \
+    ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)                                                   \
     PEER_ROW(impl, op, f64, ULPB_ISA_##isa, ident, library " " #f64_fn, ulp)
 #define ULPB_BASELINE(impl, op, dtype, isa, fn, desc)                                                                  \
     {impl, ULPB_OP_##op, ULPB_DTYPE_##dtype, fn, ULPB_ROLE_BASELINE, ULPB_ISA_##isa, desc, false, -1.0},
 #include "registry.def"
 #undef ULPB_BASELINE
 #undef ULPB_VECTOR_PEER
+#undef ULPB_VECTOR_PEER_F32
 #undef ULPB_SCALAR_PEER
 };
 

@@ -309,11 +309,14 @@ static int cmd_list(int argc, char **argv) {
         return bad_option("list", c, argc, argv);
     }
     if (optind < argc) return fail("list", "unexpected argument '%s'", argv[optind]);
-    const char *const format = "%-16s %-5s %-5s %-10s %-10s %-11s %s\n";
-    printf(format, "impl", "op", "dtype", "role", "isa", "available", "description");
+    int impl_width = 16; /* the longest name's, so that the columns line up */
+    for (size_t i = 0; i < ulpb_entry_count; i++)
+        if ((int)strlen(ulpb_entries[i].impl) > impl_width) impl_width = (int)strlen(ulpb_entries[i].impl);
+    const char *const format = "%-*s %-5s %-5s %-10s %-10s %-11s %s\n";
+    printf(format, impl_width, "impl", "op", "dtype", "role", "isa", "available", "description");
     for (size_t i = 0; i < ulpb_entry_count; i++) {
         const ulpb_entry *e = &ulpb_entries[i];
-        printf(format, e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, ulpb_role_name(e->role),
+        printf(format, impl_width, e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, ulpb_role_name(e->role),
                ulpb_isa_name(e->isa), ulpb_entry_available(e) ? "yes" : "unavailable", e->description);
     }
     return 0;

@@ -1991,7 +1991,7 @@ static void unavailable_entries_are_skipped(void **state) {
     assert_string_equal(string_of(cJSON_GetObjectItem(doc, "environment"), "omk_isa"), "scalar");
     cJSON_Delete(doc);
 
-    /* disabling avx512 disables avx512bf16, which the AVX-512 bfloat16 rows need */
+    /* disabling avx512 disables the AVX-512 bfloat16 rows too */
     assert_int_equal(run("bench --quick --sizes 256 --rounds 1 --quiet --op asin --dtype bf16 --json $D/u.json"), 0);
     doc = load_json("u.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "benchmarks")),
@@ -2012,16 +2012,52 @@ static void unavailable_entries_are_skipped(void **state) {
     }
     assert_false(exists(path("vo.npy")));
 
-    /* a named implementation that one of the dtypes cannot run is left out there, as when none is named */
+    /* a named implementation without a row for one of the dtypes (SLEEF's fast cosine has no binary64 one) is left
+     * out there, as when none is named */
     unsetenv("ULPB_DISABLE_ISA");
-    if (ulpb_entry_available(ulpb_entry_find("libmvec-avx512", ULPB_OP_cos, ULPB_DTYPE_f32))) {
-        setenv("ULPB_DISABLE_ISA", "avx512bf16", 1);
+    if (ulpb_entry_available(ulpb_entry_find("sleef-u3500-avx512", ULPB_OP_cos, ULPB_DTYPE_f32))) {
         assert_int_equal(
-            run("accuracy --op cos --dtype all --impl libmvec-avx512 --samples 100 --quiet --json $D/skip.json"), 0);
+            run("accuracy --op cos --dtype all --impl sleef-u3500-avx512 --samples 100 --quiet --json $D/skip.json"),
+            0);
         doc = load_json("skip.json");
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 3); /* f16, f32, f64 */
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")), 3); /* f16, bf16, f32 */
         cJSON_Delete(doc);
-        assert_int_equal(run("accuracy --op cos --dtype bf16 --impl libmvec-avx512 --quiet"), 2);
+        assert_int_equal(run("accuracy --op cos --dtype f64 --impl sleef-u3500-avx512 --quiet"), 2);
+    }
+
+    /* an AVX-512 CPU without AVX512_BF16 (Skylake-SP to Ice Lake-SP) runs the AVX-512 bfloat16 pipelines with
+     * vcvtne2ps2bf16 emulated: every bfloat16 input gives the instruction's bits */
+    unsetenv("ULPB_DISABLE_ISA");
+    if (ulpb_isa_available(ULPB_ISA_AVX512_BF16)) {
+        static uint16_t every_bf16[65536];
+        for (size_t i = 0; i < 65536; i++) every_bf16[i] = (uint16_t)i;
+        const size_t count = 65536;
+        write_array("bf.npy", NPY_U2, 1, &count, every_bf16);
+        static const char *const pipelines[][2] = {{"cos", "libmvec-avx512"}, {"asin", "sleef-u35-avx512"}};
+        for (size_t k = 0; k < 2; k++) {
+            char command[256];
+            snprintf(command, sizeof command, "eval --op %s --impl %s --dtype bf16 $D/bf.npy $D/%s.npy",
+                     pipelines[k][0], pipelines[k][1], "bf_hw");
+            assert_int_equal(run(command), 0);
+            setenv("ULPB_DISABLE_ISA", "avx512bf16", 1);
+            snprintf(command, sizeof command, "eval --op %s --impl %s --dtype bf16 $D/bf.npy $D/%s.npy",
+                     pipelines[k][0], pipelines[k][1], "bf_emulated");
+            assert_int_equal(run(command), 0);
+            unsetenv("ULPB_DISABLE_ISA");
+            npy_array hw, emulated;
+            char err[256];
+            assert_int_equal(npy_read(path("bf_hw.npy"), &hw, err, sizeof err), 0);
+            assert_int_equal(npy_read(path("bf_emulated.npy"), &emulated, err, sizeof err), 0);
+            assert_int_equal(hw.count, count);
+            assert_int_equal(emulated.count, count);
+            for (size_t i = 0; i < count; i++) {
+                const uint16_t want = ((const uint16_t *)hw.data)[i], got = ((const uint16_t *)emulated.data)[i];
+                if (want != got)
+                    fail_msg("%s %s bf16 0x%04zx: 0x%04x with vcvtne2ps2bf16, 0x%04x emulated", pipelines[k][1],
+                             pipelines[k][0], i, want, got);
+            }
+            npy_free(&hw), npy_free(&emulated);
+        }
     }
 
     /* OMK_ISA naming no build the CPU runs: libomk would quietly use another, so ulpbench refuses */
