@@ -1,17 +1,15 @@
 /* AVX-512F peers: libmvec's and SLEEF's 16 x binary32 and 8 x binary64 functions, binary16
  * through vcvtph2ps / vcvtps2ph (round to nearest even) around the binary32 one, and bfloat16
  * through peers_avx512bf16.c's vcvtne2ps2bf16 pipelines on CPUs with AVX512_BF16, else through the
- * same steps with that instruction emulated bit for bit (as on Skylake-SP to Ice Lake-SP, where
- * runtimes narrow in software). Built with -mavx512f only, matching the registry's AVX512 check. */
+ * same steps with that instruction emulated bit for bit (Skylake-SP, Cascade Lake, Ice Lake-SP),
+ * so that a row gives the same bits on every CPU. Runtimes there narrow in software without
+ * flushing subnormals, as the AVX2 rows do. Built with -mavx512f only, matching the registry's
+ * AVX512 check. */
 #include <sleef.h>
 #include <stdatomic.h>
 
 #include "peers_simd.h"
 #include "registry.h"
-
-static inline __m512 widen_bf16x16(const uint16_t *in) {
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)in)), 16));
-}
 
 /* vcvtneps2bf16 as the SDM defines it: a NaN keeps its high half, made quiet; a subnormal (or zero) becomes a zero of
  * its sign, as if DAZ; anything else is rounded to nearest even by adding 0x7fff plus the kept lsb. */
@@ -27,8 +25,6 @@ static inline __m256i narrow_bf16x16_as_vcvtneps2bf16(__m512 v) {
     return _mm512_cvtepi32_epi16(halves);
 }
 
-/* The narrowing alone, for the test of the emulation against the instruction. */
-void ulpb_narrow_bf16_emulated(const float *x, uint16_t *y, size_t n);
 void ulpb_narrow_bf16_emulated(const float *x, uint16_t *y, size_t n) {
     for (size_t i = 0; i < n; i += 16)
         _mm256_storeu_si256((__m256i *)(y + i), narrow_bf16x16_as_vcvtneps2bf16(_mm512_loadu_ps(x + i)));

@@ -7,10 +7,7 @@
 #include <sleef.h>
 
 #include "peers_simd.h"
-
-static inline __m512 widen_bf16x16(const uint16_t *in) {
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)in)), 16));
-}
+#include "registry.h"
 
 #define STEP_BF16(fn, in, out)                                                                                         \
     _mm512_storeu_si512((out), (__m512i)_mm512_cvtne2ps_pbh(fn(widen_bf16x16((in) + 16)), fn(widen_bf16x16(in))))
@@ -22,8 +19,6 @@ static inline __m512 widen_bf16x16(const uint16_t *in) {
 #define WRAP_AVX512(ident, op, f32_fn, f64_fn) WRAP32_AVX512(ident, op, f32_fn)
 #include "registry.def"
 
-/* The narrowing alone, 32 binary32 values a step (n a multiple of 32), for the test of its emulation. */
-void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n);
 void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n) {
     for (size_t i = 0; i < n; i += 32)
         _mm512_storeu_si512(y + i, (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(x + i)));

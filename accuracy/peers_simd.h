@@ -42,6 +42,10 @@
  * offers them only to the auto-vectorizer (-ffast-math), so they are declared here by name;
  * asin exists since glibc 2.35. */
 #ifdef __AVX512F__
+/* 16 bfloat16 patterns to binary32: each into the high half of its lane */
+static inline __m512 widen_bf16x16(const uint16_t *in) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)in)), 16));
+}
 __m512 _ZGVeN16v_cosf(__m512 x);
 __m512d _ZGVeN8v_cos(__m512d x);
 __m512 _ZGVeN16v_asinf(__m512 x);

@@ -64,10 +64,6 @@ static const char *const isa_names[ULPB_ISA_COUNT] = {
 #undef ULPB_VECTOR_PEER
 #undef ULPB_SCALAR_PEER
 
-/* ULPB_ISA_ of a name that is itself a macro (ULPB_BF16_ISA_<isa>), expanded first. */
-#define ISA_ID(name)  ISA_ID_(name)
-#define ISA_ID_(name) ULPB_ISA_##name
-
 #define PEER_ROW(impl, op, dtype, isa, ident, description, ulp)                                                        \
     {impl,  ULPB_OP_##op, ULPB_DTYPE_##dtype, peer_##ident##_##op##_##dtype, ULPB_ROLE_PEER, isa, description,         \
      false, ulp},
@@ -94,7 +90,7 @@ static const ulpb_entry builtin_entries[] = {
     PEER_ROW(impl, op, f64, ULPB_ISA_NONE, ident, library " " #f64_fn, -1.0)
 #define ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)                                               \
     PEER_ROW(impl, op, f16, ULPB_ISA_##isa, ident, library " " #f32_fn " via " ULPB_F16_VIA_##isa, ulp)                \
-    PEER_ROW(impl, op, bf16, ISA_ID(ULPB_BF16_ISA_##isa), ident, library " " #f32_fn " via " ULPB_BF16_VIA_##isa, ulp) \
+    PEER_ROW(impl, op, bf16, ULPB_ISA_##isa, ident, library " " #f32_fn " via " ULPB_BF16_VIA_##isa, ulp)              \
     PEER_ROW(impl, op, f32, ULPB_ISA_##isa, ident, library " " #f32_fn, ulp)
 #define ULPB_VECTOR_PEER(impl, ident, isa, op, library, f32_fn, f64_fn, ulp)                                           \
     ULPB_VECTOR_PEER_F32(impl, ident, isa, op, library, f32_fn, ulp)                                                   \

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fp_controls.h"
 #include "ref.h"
@@ -117,6 +118,11 @@ const char *ulpb_isa_name(ulpb_isa isa);
  * environment variable, a comma-separated list of ISA names, lets a newer machine stand in for
  * an older one; disabling avx2 disables avx512 too, and disabling avx512 disables avx512bf16. */
 bool ulpb_isa_available(ulpb_isa isa);
+/* The AVX-512 bfloat16 peers' narrowing alone, n a multiple of 32, for tests/test_peers.c: vcvtne2ps2bf16
+ * (peers_avx512bf16.c, needs AVX512_BF16) and its emulation bit for bit (peers_avx512.c, needs AVX-512F), which those
+ * peers use on CPUs without AVX512_BF16 (or with it named in ULPB_DISABLE_ISA at their first call). */
+void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n);
+void ulpb_narrow_bf16_emulated(const float *x, uint16_t *y, size_t n);
 bool ulpb_entry_available(const ulpb_entry *e);
 /* Makes omk's dispatcher follow ULPB_DISABLE_ISA too (by setting OMK_ISA, unless it is set): call it before the
  * first omk call, which fixes the build for the process. */

@@ -162,7 +162,7 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
             snprintf(f->why, sizeof f->why, "omk's row has %g round%s, fewer than the %d a target needs",
                      rounds->valuedouble, rounds->valuedouble == 1 ? "" : "s", ULPB_TARGETS_MIN_ROUNDS);
         else
-            snprintf(f->why, sizeof f->why, "omk's row has no count of rounds (repetitions)");
+            snprintf(f->why, sizeof f->why, "omk's row has no valid count of rounds (repetitions)");
         return 0;
     }
     f->ratio = INFINITY;

@@ -161,9 +161,6 @@ static void subnormal_results_flushed_only_by_vcvtneps2bf16(void **state) {
     if (checked[0] + checked[1] == 0) skip(); /* no bounded peer runs here (each needs AVX2 at least) */
 }
 
-void ulpb_narrow_bf16_emulated(const float *x, uint16_t *y, size_t n);
-void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n);
-
 /* The AVX-512 bfloat16 rows narrow with vcvtne2ps2bf16 where the CPU has it and emulate it elsewhere: the two agree on
  * every binary32 value (NaNs, subnormals, halfway cases and overflow to infinity among them). */
 static void bf16_narrowing_emulated_bit_for_bit(void **state) {
