@@ -189,14 +189,34 @@ static double cpu_clock_overhead_ns(void) {
     return ulpb_quantile(cost, TRIALS, 0.5);
 }
 
-void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order) {
-    for (int p = 0; p < count; p++) order[p] = p;
-    for (int p = count - 1; p > 0; p--) { /* Fisher-Yates */
-        const int q =
-            (int)(splitmix64(stream + (uint64_t)round * ULPB_BENCH_MAX_GROUP + (uint64_t)p) % (uint64_t)(p + 1));
-        const int swap = order[p];
-        order[p] = order[q], order[q] = swap;
+/* Fisher-Yates: a permutation of 0..count-1 drawn from `stream`. */
+static void shuffled_indices(uint64_t stream, int count, int *out) {
+    for (int p = 0; p < count; p++) out[p] = p;
+    for (int p = count - 1; p > 0; p--) {
+        const int q = (int)(splitmix64(stream + (uint64_t)p) % (uint64_t)(p + 1));
+        const int swap = out[p];
+        out[p] = out[q], out[q] = swap;
     }
+}
+
+int ulpb_bench_order_cycle(int count) { return count % 2 ? 2 * count : count; }
+
+/* The member at `position` in row `row` of a Williams design for `count` members: row r is r + (0, 1, -1, 2, -2, ...)
+ * mod count, a Latin square in which each member directly follows every other one once; an odd count needs the rows
+ * mirrored as well (rows count..2 count - 1) for that. */
+static int williams_member(int count, int row, int position) {
+    const int p = row >= count ? count - 1 - position : position;
+    const int offset = p % 2 ? (p + 1) / 2 : count - p / 2;
+    return (row % count + offset) % count;
+}
+
+void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order) {
+    const int cycle = ulpb_bench_order_cycle(count);
+    int label[ULPB_BENCH_MAX_GROUP], rows[2 * ULPB_BENCH_MAX_GROUP];
+    shuffled_indices(splitmix64(stream), count, label);
+    shuffled_indices(splitmix64(stream ^ (0x9e3779b97f4a7c15u * (uint64_t)(round / cycle + 1))), cycle, rows);
+    const int row = rows[round % cycle];
+    for (int p = 0; p < count; p++) order[p] = label[williams_member(count, row, p)];
 }
 
 typedef struct {
@@ -206,9 +226,10 @@ typedef struct {
     size_t size;
 } group;
 
-/* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass, in an order shuffled
- * each round from the seed: with a fixed cycle each member would always follow the same one (omk memcpy, whose
- * non-temporal stores at 16 Mi leave no dirty lines to write back) and inherit its state. Fills count results. */
+/* Times one group: a warm-up pass, then `rounds` rounds in which every member makes one pass, in the balanced order
+ * of ulpb_bench_round_order: with a fixed cycle each member would always follow the same one (omk memcpy, whose
+ * non-temporal stores at 16 Mi leave no dirty lines to write back) and inherit its state, and with a fresh shuffle per
+ * round the positions and predecessors of a few dozen rounds are uneven by chance. Fills count results. */
 static int time_group(const group *g, int rounds, uint64_t seed, ulpb_bench_result *results, int first, char *err,
                       size_t err_len) {
     const ulpb_dtype_id dtype = g->members[0]->dtype;
@@ -519,13 +540,15 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
                  ulpb_isa_name(e->isa));
         cJSON_AddItemToArray(skipped, cJSON_CreateString(buf));
     }
-    cJSON_AddStringToObject(ctx, "timing",
-                            "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration "
-                            "is one call; ns_per_element = real_time / size; cpu_time from the thread's CPU clock less "
-                            "its own reading cost, at most the wall time of each pass); the implementations run in an "
-                            "order shuffled every round; items_per_second: elements per second; "
-                            "spread: (P90 - P10) / median of the per-round times; ratio_to_X: median over rounds of "
-                            "this throughput / X's throughput in the same round (> 1: faster than X)");
+    cJSON_AddStringToObject(
+        ctx, "timing",
+        "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration "
+        "is one call; ns_per_element = real_time / size; cpu_time from the thread's CPU clock less "
+        "its own reading cost, at most the wall time of each pass); the implementations run in a "
+        "balanced order (a Williams design from the seed: over each cycle of rounds every one "
+        "takes every position and follows every other one equally often); items_per_second: elements per second; "
+        "spread: (P90 - P10) / median of the per-round times; ratio_to_X: median over rounds of "
+        "this throughput / X's throughput in the same round (> 1: faster than X)");
     return ctx;
 }
 
@@ -621,7 +644,8 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
             fprintf(out, ", %d at %s", ulpb_bench_rounds(spec->sizes[s], spec->rounds), label);
         }
     fprintf(out,
-            "; the order of the implementations is shuffled every round; below %zu Ki elements a round cycles through "
+            "; the implementations run in a balanced order (over each cycle of rounds, every one in every position and "
+            "after every other one equally often); below %zu Ki elements a round cycles through "
             "distinct input blocks, %zu Ki elements or %zu KiB of input in all, whichever is less (at 4 Ki elements "
             "%zu blocks, %zu of binary64).\n",
             ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_ELEMENTS >> 10, ULPB_BENCH_ROUND_BYTES >> 10,

@@ -1,7 +1,7 @@
 /* Throughput of registry entries: elements per ns at given array sizes over the registry's input
  * sets. The implementations of an (op, dtype, size, input set) group are interleaved within each
- * round, in an order shuffled every round (from the seed), because this machine's speed drifts between and
- * within processes: only ratios measured in the same round are stable. */
+ * round, in an order balanced over rounds (a Williams design drawn from the seed), because this machine's speed drifts
+ * between and within processes: only ratios measured in the same round are stable. */
 #ifndef ULPB_BENCH_H
 #define ULPB_BENCH_H
 
@@ -104,9 +104,14 @@ typedef struct {
 ulpb_bench_sample ulpb_bench_time_pass(ulpb_kernel_fn fn, size_t element_bytes, const void *in, void *out, size_t size,
                                        size_t blocks);
 
-/* The order in which a group's `count` members make their passes in round `round`: a permutation drawn from `stream`,
- * another in every round. */
+/* The order in which a group's `count` members make their passes in round `round`: a row of a Williams design, so
+ * that over each cycle of ulpb_bench_order_cycle(count) rounds every member takes every position equally often and
+ * directly follows every other member equally often (a fixed share of the position and carry-over effects, which a
+ * fresh shuffle per round leaves to chance). The members' labels are shuffled once from `stream`, the rows again in
+ * every cycle. */
 void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order);
+/* count rounds for an even count, 2 count for an odd one. */
+int ulpb_bench_order_cycle(int count);
 
 /* Member m's throughput over member k's: the median over rounds of k's time per element over m's, from wall_ns[member
  * * rounds + round]; scratch holds `rounds` doubles. */

@@ -183,8 +183,8 @@ MUTANTS = [
     # The bench, the ruler and the CLI.
     ("bench replays one input block instead of cycling through distinct ones",
      "bench/bench.c", "fn(block + b * size * element_bytes, out, size);", "fn(block, out, size);"),
-    ("bench never shuffles the order of a group's implementations",
-     "bench/bench.c", "order[p] = order[q], order[q] = swap;", "(void)q, (void)swap;"),
+    ("bench never shuffles its design's labels or rows: every run and cycle in one order",
+     "bench/bench.c", "out[p] = out[q], out[q] = swap;", "(void)q, (void)swap;"),
     ("bench's same-round ratio inverted",
      "bench/bench.c", "scratch[r] = wall_ns[k * rounds + r] / wall_ns[m * rounds + r];",
      "scratch[r] = wall_ns[m * rounds + r] / wall_ns[k * rounds + r];"),
@@ -478,6 +478,12 @@ MUTANTS = [
     ("the emulated bfloat16 pipeline writes only the first half of each 32-element step",
      'accuracy/peers_avx512.c', "_mm256_storeu_si256((__m256i *)((out) + 16), narrow_bf16x16_as_vcvtneps2bf16(high_));",
      "(void)high_;"),
+    ("bench's order a cyclic Latin square: every position balanced, but each member always after the same one",
+     'bench/bench.c', "const int offset = p % 2 ? (p + 1) / 2 : count - p / 2;", "const int offset = p;"),
+    ("bench's Williams design without the mirrored rows an odd count of members needs",
+     'bench/bench.c', "const int p = row >= count ? count - 1 - position : position;", "const int p = position;"),
+    ("bench's design runs its rows in the same order in every cycle",
+     'bench/bench.c', "(uint64_t)(round / cycle + 1)", "(uint64_t)1"),
 ]
 
 

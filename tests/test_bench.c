@@ -740,29 +740,50 @@ static void passes_cycle_through_distinct_blocks(void **state) {
     }
 }
 
-/* Every round's order is a permutation of the group, drawn again each round and the same for the same stream: over
- * many rounds each member goes first and last several times. */
-static void round_orders_are_shuffled(void **state) {
+/* Every round's order is a permutation of the group, the same for the same stream and round. Over each whole cycle of
+ * rounds every member takes every position, and directly follows every other member, cycle / count times (a Williams
+ * design: for odd counts only with its mirrored rows); the cycles' row orders and the streams' labels differ. */
+static void round_orders_are_balanced(void **state) {
     (void)state;
-    enum { ROUNDS = 64, COUNT = 5 };
-    int first[COUNT] = {0}, last[COUNT] = {0}, previous[COUNT], changes = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        int order[COUNT], again[COUNT], seen[COUNT] = {0};
-        ulpb_bench_round_order(0x5eed, r, COUNT, order);
-        ulpb_bench_round_order(0x5eed, r, COUNT, again);
-        assert_memory_equal(order, again, sizeof order);
-        for (int p = 0; p < COUNT; p++) {
-            assert_true(order[p] >= 0 && order[p] < COUNT);
-            seen[order[p]]++;
+    enum { CYCLES = 3, STREAMS = 2 };
+    for (int count = 1; count <= ULPB_BENCH_MAX_GROUP; count++) {
+        const int cycle = ulpb_bench_order_cycle(count);
+        assert_int_equal(cycle, count % 2 ? 2 * count : count);
+        int first_orders[STREAMS][ULPB_BENCH_MAX_GROUP];
+        for (int s = 0; s < STREAMS; s++) {
+            const uint64_t stream = 0x5eed + 977 * (uint64_t)s;
+            int cycle_rows[CYCLES][2 * ULPB_BENCH_MAX_GROUP][ULPB_BENCH_MAX_GROUP] = {{{0}}};
+            for (int c = 0; c < CYCLES; c++) {
+                int at[ULPB_BENCH_MAX_GROUP][ULPB_BENCH_MAX_GROUP] = {{0}},
+                    after[ULPB_BENCH_MAX_GROUP][ULPB_BENCH_MAX_GROUP] = {{0}};
+                for (int r = 0; r < cycle; r++) {
+                    int *order = cycle_rows[c][r], again[ULPB_BENCH_MAX_GROUP], seen[ULPB_BENCH_MAX_GROUP] = {0};
+                    ulpb_bench_round_order(stream, c * cycle + r, count, order);
+                    ulpb_bench_round_order(stream, c * cycle + r, count, again);
+                    assert_memory_equal(order, again, sizeof *order * (size_t)count);
+                    for (int p = 0; p < count; p++) {
+                        assert_true(order[p] >= 0 && order[p] < count);
+                        seen[order[p]]++;
+                        at[order[p]][p]++;
+                        if (p > 0) after[order[p]][order[p - 1]]++;
+                    }
+                    for (int m = 0; m < count; m++) assert_int_equal(seen[m], 1);
+                }
+                for (int m = 0; m < count; m++)
+                    for (int k = 0; k < count; k++) {
+                        assert_int_equal(at[m][k], cycle / count);
+                        assert_int_equal(after[m][k], m == k ? 0 : cycle / count);
+                    }
+                if (c == 0) memcpy(first_orders[s], cycle_rows[0][0], sizeof *first_orders[s] * (size_t)count);
+            }
+            /* from 4 members on, the cycles run their rows in different orders */
+            if (count >= 4)
+                assert_true(memcmp(cycle_rows[0], cycle_rows[1], sizeof cycle_rows[0]) != 0 ||
+                            memcmp(cycle_rows[1], cycle_rows[2], sizeof cycle_rows[0]) != 0);
         }
-        for (int m = 0; m < COUNT; m++) assert_int_equal(seen[m], 1);
-        first[order[0]]++;
-        last[order[COUNT - 1]]++;
-        if (r > 0) changes += memcmp(order, previous, sizeof order) != 0;
-        memcpy(previous, order, sizeof order);
+        if (count >= 4)
+            assert_true(memcmp(first_orders[0], first_orders[1], sizeof *first_orders[0] * (size_t)count) != 0);
     }
-    for (int m = 0; m < COUNT; m++) assert_true(first[m] >= ROUNDS / COUNT / 3 && last[m] >= ROUNDS / COUNT / 3);
-    assert_true(changes > ROUNDS / 2);
 }
 
 /* The ratios read as throughput: a member twice as slow in the median round has half the other's throughput, whatever
@@ -799,7 +820,7 @@ int main(void) {
         cmocka_unit_test(cpu_time_is_capped_by_the_wall_time),
         cmocka_unit_test_teardown(figures_follow_each_members_rounds, restore_registry),
         cmocka_unit_test(passes_cycle_through_distinct_blocks),
-        cmocka_unit_test(round_orders_are_shuffled),
+        cmocka_unit_test(round_orders_are_balanced),
         cmocka_unit_test(ratios_read_as_throughput),
         cmocka_unit_test(rejects_bad_specs),
         cmocka_unit_test(targets_compare_same_round_ratios),
