@@ -110,6 +110,12 @@ void ref_eval(ref_op op, const ref_format *fmt, double x, ref_value *out) {
     mpfr_clears(mx, exact, rounded, rest, (mpfr_ptr)0);
 }
 
+/* Whether y - h is exact in binary64 (the rounding error of the difference, by Knuth's TwoSum, is 0). */
+static bool difference_is_exact(double y, double h) {
+    const double d = y - h, h_part = y - d;
+    return (y - (d + h_part)) + (h_part - h) == 0;
+}
+
 double ref_ulp_error(const ref_value *v, double y) {
     if (v->exact && y == v->exact_hi) return 0.0;
     int mantissa_exp;
@@ -119,7 +125,15 @@ double ref_ulp_error(const ref_value *v, double y) {
     /* y - exact_hi is exact when they are close (Sterbenz), and so is its division by a power of two; far apart, a
      * rounded difference is still an accurate error. The low part comes in ulps: in units of the value it underflows
      * for tiny results (asin of a tiny x). */
-    double error = fabs((y - v->exact_hi) / unit - (below_power_of_two ? 2 * v->exact_lo_ulps : v->exact_lo_ulps));
+    const double low = below_power_of_two ? 2 * v->exact_lo_ulps : v->exact_lo_ulps;
+    const double difference = y - v->exact_hi, scaled = difference / unit;
+    double error = fabs(scaled - low);
+    /* A low part that vanishes beside the difference still decides on which side of it the exact error lies (low is
+     * rounded away from zero, so its sign is the exact one): when it points away from y, the next double up stands for
+     * the error, so that such an error never reads as less than it is. Else asin of a flushed bfloat16 subnormal
+     * (2^-133 (1 + 2^-268.6) returned as 0) would read 1 ulp, and pass a gate or fill a histogram bin of 1 ulp. */
+    if (low != 0 && scaled - low == scaled && signbit(low) != signbit(scaled) && difference_is_exact(y, v->exact_hi))
+        error = nextafter(error, INFINITY);
     if (error > REF_ULP_ERROR_MAX) error = REF_ULP_ERROR_MAX; /* infinity too */
     /* A result other than the correctly rounded one lies more than half an ulp from f(x), which no midpoint holds
      * (f(x) is exact only for x = 0). Next to a power of two the excess can fall below the subtraction's rounding

@@ -484,6 +484,12 @@ MUTANTS = [
      'bench/bench.c', "const int p = row >= count ? count - 1 - position : position;", "const int p = position;"),
     ("bench's design runs its rows in the same order in every cycle",
      'bench/bench.c', "(uint64_t)(round / cycle + 1)", "(uint64_t)1"),
+    ("the ruler reads an error of 1 + 2^-268.6 ulps (a flushed bfloat16 subnormal) as 1: it passes a 1-ulp gate",
+     'reference/ref.c', "if (low != 0 && scaled - low == scaled && signbit(low) != signbit(scaled)",
+     "if (0 && scaled - low == scaled && signbit(low) != signbit(scaled)"),
+    ("the ruler rounds an error up when its vanished low part points toward y, not away from it",
+     'reference/ref.c', "signbit(low) != signbit(scaled) && difference_is_exact",
+     "signbit(low) == signbit(scaled) && difference_is_exact"),
 ]
 
 

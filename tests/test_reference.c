@@ -44,6 +44,28 @@ static void ulp_error_by_hand(void **state) {
     assert_true(v.rounded == 0x1p-40 && ref_ulp_error(&v, 0x1.fep-41) > 0.5);
 }
 
+/* An error just above a whole number of ulps, by a low part far below binary64's precision, reads above it: asin of
+ * the smallest bfloat16 subnormal flushed to 0 is 1 + 2^-268.6 ulps off, which must not pass a 1-ulp limit or sit in
+ * the histogram's 1-ulp bin; the neighbour on the other side, 1 - 2^-268.6 ulps off, reads 1 at most. */
+static void ulp_error_never_reads_below_exact(void **state) {
+    (void)state;
+    ref_value v;
+    ref_eval(REF_ASIN, &BF16, 0x1p-133, &v);
+    assert_true(v.rounded == 0x1p-133 && v.exact_lo_ulps > 0);
+    assert_true(ref_ulp_error(&v, 0.0) > 1.0 && ref_ulp_error(&v, 0.0) < 1.0 + 0x1p-50);
+    assert_true(ref_ulp_error(&v, 0x1p-132) <= 1.0 && ref_ulp_error(&v, 0x1p-132) > 1.0 - 0x1p-50);
+    /* binary32 asin 1.5 2^-30 = 1.5 2^-30 (1 + 2^-60.8 ...): the binary32 below is more than 1 ulp off, the one above
+     * less */
+    ref_eval(REF_ASIN, &F32, 0x1.8p-30, &v);
+    assert_true(ref_ulp_error(&v, 0x1.7ffffep-30) > 1.0 && ref_ulp_error(&v, 0x1.800002p-30) <= 1.0);
+    assert_true(ref_fast_binary32(REF_ASIN, 0x1.8p-30, &v) && ref_ulp_error(&v, 0x1.7ffffep-30) > 1.0 &&
+                ref_ulp_error(&v, 0x1.800002p-30) <= 1.0);
+    /* cos 2^-30 = 1 - 2^-61 ...: 1 + 2^-23 lies 2 + 2^-37 ulps of [1/2, 1) above it, 1 - 2^-24 just under 1 ulp below
+     */
+    ref_eval(REF_COS, &F32, 0x1p-30, &v);
+    assert_true(ref_ulp_error(&v, 1.0 + 0x1p-23) > 2.0 && ref_ulp_error(&v, 1.0 - 0x1p-24) <= 1.0);
+}
+
 static void reference_ulp_follows_binade_of_exact(void **state) {
     (void)state;
     ref_value v;
@@ -220,6 +242,7 @@ static void decode_formats(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ulp_error_by_hand),
+        cmocka_unit_test(ulp_error_never_reads_below_exact),
         cmocka_unit_test(ulp_error_saturates_at_its_maximum),
         cmocka_unit_test(reference_threads_need_mpfr_tls),
         cmocka_unit_test(reference_ulp_follows_binade_of_exact),
