@@ -211,6 +211,7 @@ static int williams_member(int count, int row, int position) {
 }
 
 void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order) {
+    if (count <= 0) return;
     const int cycle = ulpb_bench_order_cycle(count);
     int label[ULPB_BENCH_MAX_GROUP], rows[2 * ULPB_BENCH_MAX_GROUP];
     shuffled_indices(splitmix64(stream), count, label);

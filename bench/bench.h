@@ -107,8 +107,9 @@ ulpb_bench_sample ulpb_bench_time_pass(ulpb_kernel_fn fn, size_t element_bytes, 
 /* The order in which a group's `count` members make their passes in round `round`: a row of a Williams design, so
  * that over each cycle of ulpb_bench_order_cycle(count) rounds every member takes every position equally often and
  * directly follows every other member equally often (a fixed share of the position and carry-over effects, which a
- * fresh shuffle per round leaves to chance). The members' labels are shuffled once from `stream`, the rows again in
- * every cycle. */
+ * fresh shuffle per round leaves to chance; within a round: the pair across two rounds is not balanced). The members'
+ * labels are shuffled once from `stream`, the rows again in every cycle; rounds short of a whole cycle take a random
+ * subset of its rows. */
 void ulpb_bench_round_order(uint64_t stream, int round, int count, int *order);
 /* count rounds for an even count, 2 count for an odd one. */
 int ulpb_bench_order_cycle(int count);

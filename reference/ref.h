@@ -49,8 +49,10 @@ int ref_fast(ref_op op, const ref_format *fmt, double x, ref_value *out);
 /* |y - f(x)| / ulp(f(x)) for finite y and finite f(x); 0 only when f(x) is exact and y equals it. ulp(f(x)) is that of
  * f(x)'s binade, and for an f(x) that is exactly a power of two (cos 0 = 1) and a y below it in magnitude, that of the
  * binade below, where y lies: its neighbour 1 - 2^-24 is then 1 ulp away, not 0.5, as a misrounded result must be.
- * An error from REF_ULP_ERROR_MAX on, which only a binary64 f(x) near the bottom of the range allows (y = 1 for asin
- * 2^-1000 is 2^1052 ulps off), reads as REF_ULP_ERROR_MAX, so that every figure written stays a finite number. */
+ * An error just above a whole number of ulps, by less than binary64 keeps (asin 2^-133 in bfloat16 returned as 0:
+ * 1 + 2^-268.6 ulps), reads as the next binary64 up, never as that number. An error from REF_ULP_ERROR_MAX on, which
+ * only a binary64 f(x) near the bottom of the range allows (y = 1 for asin 2^-1000 is 2^1052 ulps off), reads as
+ * REF_ULP_ERROR_MAX, so that every figure written stays a finite number. */
 double ref_ulp_error(const ref_value *v, double y);
 /* 10^308, below DBL_MAX: JSON writers print 15 digits, and DBL_MAX's (1.79769313486232e+308) read back as infinity. */
 #define REF_ULP_ERROR_MAX 1e308

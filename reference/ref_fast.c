@@ -40,8 +40,9 @@ static double tiny_away_from_zero(double lo_ulps, int nonzero, double sign) {
 
 /* NaN results, and tiny arguments where the series decides: cos x = 1 - x^2/2 + ... lies just
  * below 1 and above the midpoint 1 - 2^-(p+1) for |x| < cos_tiny; asin x = x (1 + x^2/6 + ...)
- * rounds to x for |x| < 2^-26 (relative perturbation below 2^-54.5). Returns 1 when decided. */
-static int decided_by_series(ref_op op, double x, int precision, int emin, double cos_tiny, ref_value *out) {
+ * rounds to x in the format for |x| < asin_tiny, with x^3/6 as its low part. Returns 1 when decided. */
+static int decided_by_series(ref_op op, double x, int precision, int emin, double cos_tiny, double asin_tiny,
+                             ref_value *out) {
     out->exact_lo = out->exact_lo_ulps = 0.0;
     out->exact = x == 0.0; /* cos 0 = 1 and asin +-0 = +-0 exactly; no other input gives an exact value */
     if (isnan(x) || isinf(x) || (op == REF_ASIN && fabs(x) > 1.0)) {
@@ -55,7 +56,7 @@ static int decided_by_series(ref_op op, double x, int precision, int emin, doubl
         out->exact_lo_ulps = tiny_away_from_zero(-(0.5 * fabs(x)) * (fabs(x) / out->ulp), x != 0.0, -1.0);
         return 1;
     }
-    if (op == REF_ASIN && fabs(x) < 0x1p-26) {
+    if (op == REF_ASIN && fabs(x) < asin_tiny) {
         out->rounded = out->exact_hi = x;
         out->exact_lo = x * x * x / 6.0;
         out->ulp = x == 0.0 ? ldexp(1.0, emin - (precision - 1)) : format_ulp(x, precision, emin);
@@ -66,7 +67,9 @@ static int decided_by_series(ref_op op, double x, int precision, int emin, doubl
 }
 
 int ref_fast_binary32(ref_op op, double x, ref_value *out) {
-    if (decided_by_series(op, x, 24, -126, 0x1p-12, out)) return 1; /* x^2/2 < 2^-25 */
+    /* cos: x^2/2 < 2^-25. asin: x^2/6 < 2^-52.5, far below binary32's half ulp; up to 2^-25 rather than 2^-26, since
+     * glibc's asin returns x itself below about 1.44 2^-26, with no low part to tell x - 1 ulp's error from 1 ulp */
+    if (decided_by_series(op, x, 24, -126, 0x1p-12, 0x1p-25, out)) return 1;
     const double y = op == REF_COS ? cos(x) : asin(x);
     const uint64_t mantissa = bits_of(y) & 0x000fffffffffffffull;
     const uint64_t low29 = mantissa & 0x1fffffff;
@@ -87,7 +90,8 @@ int ref_fast_binary32(ref_op op, double x, ref_value *out) {
 static const long double BINARY64_MARGIN = 0x1p-58L;
 
 int ref_fast_binary64(ref_op op, double x, ref_value *out) {
-    if (decided_by_series(op, x, 53, -1022, 0x1p-27, out)) return 1; /* x^2/2 < 2^-55 */
+    /* cos: x^2/2 < 2^-55; asin: x^2/6 < 2^-54.5, so asin x rounds to x in binary64 */
+    if (decided_by_series(op, x, 53, -1022, 0x1p-27, 0x1p-26, out)) return 1;
     const long double y = op == REF_COS ? cosl(x) : asinl(x);
     const double hi = (double)y;
     const long double lo = y - (long double)hi; /* exact */

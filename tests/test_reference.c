@@ -54,8 +54,8 @@ static void ulp_error_never_reads_below_exact(void **state) {
     assert_true(v.rounded == 0x1p-133 && v.exact_lo_ulps > 0);
     assert_true(ref_ulp_error(&v, 0.0) > 1.0 && ref_ulp_error(&v, 0.0) < 1.0 + 0x1p-50);
     assert_true(ref_ulp_error(&v, 0x1p-132) <= 1.0 && ref_ulp_error(&v, 0x1p-132) > 1.0 - 0x1p-50);
-    /* binary32 asin 1.5 2^-30 = 1.5 2^-30 (1 + 2^-60.8 ...): the binary32 below is more than 1 ulp off, the one above
-     * less */
+    /* binary32 asin 1.5 2^-30 = 1.5 2^-30 (1 + 2^-61.4 ...): the binary32 below is more than 1 ulp off, the one above
+     * less (a low part the subtraction keeps, unlike the other cases) */
     ref_eval(REF_ASIN, &F32, 0x1.8p-30, &v);
     assert_true(ref_ulp_error(&v, 0x1.7ffffep-30) > 1.0 && ref_ulp_error(&v, 0x1.800002p-30) <= 1.0);
     assert_true(ref_fast_binary32(REF_ASIN, 0x1.8p-30, &v) && ref_ulp_error(&v, 0x1.7ffffep-30) > 1.0 &&
@@ -64,6 +64,11 @@ static void ulp_error_never_reads_below_exact(void **state) {
      */
     ref_eval(REF_COS, &F32, 0x1p-30, &v);
     assert_true(ref_ulp_error(&v, 1.0 + 0x1p-23) > 2.0 && ref_ulp_error(&v, 1.0 - 0x1p-24) <= 1.0);
+    /* the fast reference: asin of the smallest binary32 subnormal flushed to 0, and x - 1 ulp for an x whose binary64
+     * asin is x itself (glibc's, below about 1.44 2^-26): 1 ulp and a little more */
+    assert_true(ref_fast_binary32(REF_ASIN, 0x1p-149, &v) && ref_ulp_error(&v, 0.0) > 1.0);
+    assert_true(ref_fast_binary32(REF_ASIN, 0x1.4p-26, &v) && ref_ulp_error(&v, 0x1.3ffffep-26) > 1.0 &&
+                ref_ulp_error(&v, 0x1.400002p-26) <= 1.0);
 }
 
 static void reference_ulp_follows_binade_of_exact(void **state) {
