@@ -543,13 +543,12 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     }
     cJSON_AddStringToObject(
         ctx, "timing",
-        "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration "
-        "is one call; ns_per_element = real_time / size; cpu_time from the thread's CPU clock less "
-        "its own reading cost, at most the wall time of each pass); the implementations run in a "
-        "balanced order (a Williams design from the seed: over each cycle of rounds every one "
-        "takes every position and follows every other one equally often); items_per_second: elements per second; "
-        "spread: (P90 - P10) / median of the per-round times; ratio_to_X: median over rounds of "
-        "this throughput / X's throughput in the same round (> 1: faster than X)");
+        "real_time/cpu_time: median over rounds of ns per call of `size` elements (one iteration is one call; "
+        "ns_per_element = real_time / size; cpu_time from the thread's CPU clock less its own reading cost, at most "
+        "the wall time of each pass); the implementations run in a balanced order (a Williams design from the seed: "
+        "over each cycle of rounds every one takes every position and follows every other one equally often); "
+        "items_per_second: elements per second; spread: (P90 - P10) / median of the per-round times; ratio_to_X: "
+        "median over rounds of this throughput / X's throughput in the same round (> 1: faster than X)");
     return ctx;
 }
 

@@ -126,13 +126,13 @@ double ref_ulp_error(const ref_value *v, double y) {
      * rounded difference is still an accurate error. The low part comes in ulps: in units of the value it underflows
      * for tiny results (asin of a tiny x). */
     const double low = below_power_of_two ? 2 * v->exact_lo_ulps : v->exact_lo_ulps;
-    const double difference = y - v->exact_hi, scaled = difference / unit;
-    double error = fabs(scaled - low);
+    const double scaled = (y - v->exact_hi) / unit, unrounded = scaled - low;
+    double error = fabs(unrounded);
     /* A low part that vanishes beside the difference still decides on which side of it the exact error lies (low is
      * rounded away from zero, so its sign is the exact one): when it points away from y, the next double up stands for
      * the error, so that such an error never reads as less than it is. Else asin of a flushed bfloat16 subnormal
      * (2^-133 (1 + 2^-268.6) returned as 0) would read 1 ulp, and pass a gate or fill a histogram bin of 1 ulp. */
-    if (low != 0 && scaled - low == scaled && signbit(low) != signbit(scaled) && difference_is_exact(y, v->exact_hi))
+    if (low != 0 && unrounded == scaled && signbit(low) != signbit(scaled) && difference_is_exact(y, v->exact_hi))
         error = nextafter(error, INFINITY);
     if (error > REF_ULP_ERROR_MAX) error = REF_ULP_ERROR_MAX; /* infinity too */
     /* A result other than the correctly rounded one lies more than half an ulp from f(x), which no midpoint holds
