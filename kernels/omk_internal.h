@@ -464,8 +464,8 @@ typedef struct {
             if (omk_ranges_overlap(in, out, OMK_BLOCK * sizeof(uint16_t)))                                             \
                 in = memcpy(copy, in, m * sizeof(uint16_t));                                                           \
             float wide[OMK_BLOCK];                                                                                     \
-            const uint32_t max_abs = omk_widen16(in, wide, m, mant_bits, exp_bias);                                    \
-            if (staged && (near_limit_bits) != 0 && omk_below(max_abs, near_limit_bits)) {                             \
+            const int all_near = omk_widen16(in, wide, m, mant_bits, exp_bias, (near_limit_bits));                     \
+            if (staged && all_near) {                                                                                  \
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) wide[i] = evaluate(reduce_near(wide[i]));                               \
             } else if (staged) {                                                                                       \
@@ -502,9 +502,11 @@ static inline float omk_float_from_bits(uint32_t u) {
 }
 
 /* |x[i]| widened exactly to binary32 (OMK_ARRAY_LOOP_16): its bits move into a binary32, which a product by
- * 2^(127 - exp_bias) scales, subnormals included; vcvtph2ps for binary16 in the AVX-512 build. Returns the largest
- * |x[i]| as bits. */
-static inline uint32_t omk_widen16(const uint16_t *in, float *wide, size_t m, int mant_bits, int exp_bias) {
+ * 2^(127 - exp_bias) scales, subnormals included; vcvtph2ps for binary16 in the AVX-512 build. Returns whether every
+ * |x[i]| bits lie below limit (never for limit 0). The vector lanes' maxima meet the limit in one compare: reduced
+ * to one number first (five dependent steps and a move to a general register per block), binary16 cos on [-pi, pi]
+ * took 1.03 and bfloat16 cos 1.05 of the time on AMD Zen 5 (omk_ab, both orders, same outputs). */
+static inline int omk_widen16(const uint16_t *in, float *wide, size_t m, int mant_bits, int exp_bias, uint32_t limit) {
     size_t i = 0;
     uint32_t max_abs = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -519,11 +521,9 @@ static inline uint32_t omk_widen16(const uint16_t *in, float *wide, size_t m, in
         else
             _mm512_storeu_si512((void *)(wide + i), _mm512_slli_epi32(_mm512_cvtepu16_epi32(a), 16));
     }
-    __m128i max8 = _mm_max_epu16(_mm256_castsi256_si128(max_vector), _mm256_extracti128_si256(max_vector, 1));
-    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 8));
-    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 4));
-    max8 = _mm_max_epu16(max8, _mm_srli_si128(max8, 2));
-    max_abs = (uint32_t)_mm_extract_epi16(max8, 0);
+    const int vector_below = limit != 0 && _mm256_cmpge_epu16_mask(max_vector, _mm256_set1_epi16((short)limit)) == 0;
+#else
+    const int vector_below = 1;
 #endif
     const float scale = omk_float_from_bits((uint32_t)(254 - exp_bias) << 23);
     for (; i < m; i++) {
@@ -531,7 +531,7 @@ static inline uint32_t omk_widen16(const uint16_t *in, float *wide, size_t m, in
         max_abs = a > max_abs ? a : max_abs;
         wide[i] = omk_float_from_bits(a << (23 - mant_bits)) * scale;
     }
-    return max_abs;
+    return vector_below && max_abs < limit;
 }
 
 /* The lanes of one call that OMK_ARRAY_LOOP_16 takes from the table: their positions and inputs, looked up together at
