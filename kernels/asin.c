@@ -476,7 +476,8 @@ static inline float asin_h_fast(float ax) {
 #define asin_H_STAGED 0
 static inline float asin_h_reduce(float ax) { return ax; }
 static inline float asin_h_evaluate(float ax) { return asin_h_fast(ax); }
-#define asin_H_GUARD 4u
+#define asin_H_GUARD      4u
+#define asin_H_NEAR_GUARD asin_H_GUARD /* no shortcut */
 static inline float asin_h_reduce_near(float ax) { return ax; }
 #define asin_F16_NEAR_LIMIT_BITS  0u /* no block-wide shortcut (cos_F16_NEAR_LIMIT_BITS) */
 #define asin_BF16_NEAR_LIMIT_BITS 0u

@@ -41,8 +41,9 @@
  *   reduction by two parts of pi/2, sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14); within 4.19 (binary16)
  *   and 2.00 (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed
  *   with a rounding test of guard 8 ulps (a block whose |x| all lie below pi is reduced without k, the same bits:
- *   cos_h_reduce_near). The lanes it rejects (52 of the 31,744 finite binary16 magnitudes, no
- *   bfloat16 one), the rest, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over
+ *   cos_h_reduce_near, within 2.10 ulps there and narrowed with guard 4). The lanes it rejects (52 of the 31,744
+ *   finite binary16 magnitudes, 9 of the 16,969 below pi in such blocks, no bfloat16 one), the rest, and the
+ *   scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over
  *   |x|, filled from the correctly rounded binary64 result narrowed to 16 bits (never through binary32, whose
  *   rounding can land on a 16-bit midpoint; table16.c). Correctly
  *   rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
@@ -558,6 +559,11 @@ static inline float cos_h_reduce(float ax) {
 static inline float cos_h_reduce_near(float ax) { return -((ax - K_PIO2_F32_1) - K_PIO2_F32_2); }
 #define cos_F16_NEAR_LIMIT_BITS  0x4249u
 #define cos_BF16_NEAR_LIMIT_BITS 0x404au
+/* The shortcut's results lie within 2.10 binary32 ulps (half_guard_check), so its blocks narrow with guard 4, which
+ * flags about half as many lanes as 8: each one costs a branch the predictor cannot learn in real use, and a table
+ * read. Binary16 cos on [-pi, pi] took 0.93 of the time after a pass of branchy code (a throwaway program that trains
+ * the predictor on random outcomes between timed passes, as glibc's row of ulpbench bench does), 0.99-1.00 without. */
+#define cos_H_NEAR_GUARD 4u
 static inline float cos_h_evaluate(float d_signed) {
     const float z = d_signed * d_signed;
     return omk_fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);

@@ -63,9 +63,9 @@ int main(void) {
     int failed = check("cos f16", 10, 15, omk_f16_to_double, cos_h_fast, cos_f64_dd, cos_F16_LIMIT_BITS, cos_H_GUARD);
     failed |= check("cos bf16", 7, 127, omk_bf16_to_double, cos_h_fast, cos_f64_dd, cos_BF16_LIMIT_BITS, cos_H_GUARD);
     failed |= check("cos f16 below pi", 10, 15, omk_f16_to_double, cos_h_near, cos_f64_dd, cos_F16_NEAR_LIMIT_BITS,
-                    cos_H_GUARD);
+                    cos_H_NEAR_GUARD);
     failed |= check("cos bf16 below pi", 7, 127, omk_bf16_to_double, cos_h_near, cos_f64_dd, cos_BF16_NEAR_LIMIT_BITS,
-                    cos_H_GUARD);
+                    cos_H_NEAR_GUARD);
     failed |= near_differences("cos f16", omk_f16_to_double, cos_F16_NEAR_LIMIT_BITS) != 0;
     failed |= near_differences("cos bf16", omk_bf16_to_double, cos_BF16_NEAR_LIMIT_BITS) != 0;
     failed |= check("asin f16", 10, 15, omk_f16_to_double, asin_h_fast, asin_f64_dd, asin_F16_LIMIT_BITS, asin_H_GUARD);
