@@ -37,8 +37,9 @@
  *   (ulpbench accuracy --op asin --dtype f32 --exhaustive).
  * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| <= 1 (asin_h_fast, OMK_ARRAY_LOOP_16): the
  *   binary32 split above in binary32 with K_ASIN_POLY_H (degree 9, 2^-23.41); within 2.83 (binary16) and 2.74
- *   (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed with a
- *   rounding test of guard 4 ulps. The lanes it rejects (2 of the 15,361 binary16 magnitudes up to 1, no bfloat16
+ *   (bfloat16) binary32 ulps of the result on every input, narrowed with a rounding test of guard 1 ulp; every input
+ *   the test passes rounds correctly (./build/half_guard_check, in ctest). The lanes it rejects (1 of the 15,361
+ *   binary16 magnitudes up to 1, no bfloat16
  *   one), |x| > 1, and the scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over |x|, filled
  *   from the correctly rounded binary64 result narrowed to 16 bits; the sign goes on after. Correctly rounded on all
  *   65,536 inputs either way, max 0.49993 ULP (f16) and 0.49943 (bf16) (max_ulp of ulpbench accuracy --op asin
@@ -464,7 +465,8 @@ static inline float asin_f32_finish(float x, float magnitude) { return copysignf
 
 /* binary16 and bfloat16 in the AVX-512 build (OMK_ARRAY_LOOP_16): the binary32 split in plain binary32 arithmetic,
  * asin |x| = v + v^3 A(z) with K_ASIN_POLY_H (2^-23.41) or pi/2 - 2 asin s, s = sqrtf((1 - |x|)/2) (exact argument).
- * Closer than asin_H_GUARD binary32 ulps to the result on every 16-bit input (half_guard_check). */
+ * Within 2.83 binary32 ulps of the result; every 16-bit input the rounding test (asin_H_GUARD, 1 as for cos) passes
+ * rounds correctly (half_guard_check). */
 static inline float asin_h_fast(float ax) {
     const float w = omk_fmaf(-0.5f, ax, 0.5f), s = omk_sqrtf(w), ax2 = ax * ax;
     const float v = s < ax ? s : ax, z = w < ax2 ? w : ax2;
@@ -476,8 +478,7 @@ static inline float asin_h_fast(float ax) {
 #define asin_H_STAGED 0
 static inline float asin_h_reduce(float ax) { return ax; }
 static inline float asin_h_evaluate(float ax) { return asin_h_fast(ax); }
-#define asin_H_GUARD      4u
-#define asin_H_NEAR_GUARD asin_H_GUARD /* no shortcut */
+#define asin_H_GUARD 1u
 static inline float asin_h_reduce_near(float ax) { return ax; }
 #define asin_F16_NEAR_LIMIT_BITS  0u /* no block-wide shortcut (cos_F16_NEAR_LIMIT_BITS) */
 #define asin_BF16_NEAR_LIMIT_BITS 0u

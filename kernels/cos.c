@@ -39,11 +39,11 @@
  *   2^32 inputs misrounded (ulpbench accuracy --op cos --dtype f32 --exhaustive).
  * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| < 2^16 (cos_h_fast, OMK_ARRAY_LOOP_16):
  *   reduction by two parts of pi/2, sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14); within 4.19 (binary16)
- *   and 2.00 (bfloat16) binary32 ulps of the result on every input (./build/half_guard_check, in ctest), narrowed
- *   with a rounding test of guard 8 ulps (a block whose |x| all lie below pi is reduced without k, the same bits:
- *   cos_h_reduce_near, within 2.10 ulps there and narrowed with guard 4). The lanes it rejects (52 of the 31,744
- *   finite binary16 magnitudes, 9 of the 16,969 below pi in such blocks, no bfloat16 one), the rest, and the
- *   scalar and AVX2 builds (or OMK_HALF16=table) read a table (table16.c) over
+ *   and 2.00 (bfloat16) binary32 ulps of the result on every input, narrowed with a rounding test of guard 1 ulp
+ *   (a block whose |x| all lie below pi is reduced without k, the same bits: cos_h_reduce_near); every input the
+ *   test passes rounds correctly (./build/half_guard_check, in ctest, narrows them all). The lanes it rejects (6 of
+ *   the 31,744 finite binary16 magnitudes, no bfloat16 one), the rest, and the scalar and AVX2 builds (or
+ *   OMK_HALF16=table) read a table (table16.c) over
  *   |x|, filled from the correctly rounded binary64 result narrowed to 16 bits (never through binary32, whose
  *   rounding can land on a 16-bit midpoint; table16.c). Correctly
  *   rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
@@ -539,11 +539,11 @@ static inline float cos_f32_finish(float x, float y) {
 
 /* binary16 and bfloat16 in the AVX-512 build (OMK_ARRAY_LOOP_16), |x| < 2^16, in binary32: cos x = (-1)^k sin d',
  * d = x - (2k - 1) pi/2 and d' = (-1)^k d, with k = rint(x/pi + 1/2) from a binary32 quotient (which may pick the
- * neighbouring k: |d| <= pi/2 * 1.005), reduced in two fmas by two parts of pi/2 (trig_reduce.h; the first is exact,
- * and a third part, 2^-49 relative, is not needed for guard 8: 4.19 ulps at most with two, 2.10 with three),
- * sin d' = d' + d'^3 S(d'^2) with K_SIN_POLY_H (2^-27.14). The parity of k, the last bit of the rounded quotient,
- * shifts straight into the sign bit, so d' alone carries the reduction to the polynomial. Closer than cos_H_GUARD
- * binary32 ulps of the result on every 16-bit input (half_guard_check). */
+ * neighbouring k: |d| <= pi/2 * 1.005), reduced in two fmas by two parts of pi/2 (trig_reduce.h; the first is exact;
+ * 4.19 ulps at most with two parts, 2.10 with a third), sin d' = d' + d'^3 S(d'^2) with K_SIN_POLY_H (2^-27.14). The
+ * parity of k, the last bit of the rounded quotient, shifts straight into the sign bit, so d' alone carries the
+ * reduction to the polynomial. Every 16-bit input the rounding test (cos_H_GUARD) passes rounds correctly
+ * (half_guard_check). */
 static inline float cos_h_reduce(float ax) {
     const float shifted = omk_fmaf(ax, K_ONE_OVER_PI_F32, 0.5f) + 0x1.8p23f; /* 0x1.8p23 + k: k in the low bits */
     const float q = omk_fmaf(2.0f, shifted - 0x1.8p23f, -1.0f);
@@ -559,11 +559,6 @@ static inline float cos_h_reduce(float ax) {
 static inline float cos_h_reduce_near(float ax) { return -((ax - K_PIO2_F32_1) - K_PIO2_F32_2); }
 #define cos_F16_NEAR_LIMIT_BITS  0x4249u
 #define cos_BF16_NEAR_LIMIT_BITS 0x404au
-/* The shortcut's results lie within 2.10 binary32 ulps (half_guard_check), so its blocks narrow with guard 4, which
- * flags about half as many lanes as 8: each one costs a branch the predictor cannot learn in real use, and a table
- * read. Binary16 cos on [-pi, pi] took 0.93 of the time after a pass of branchy code (a throwaway program that trains
- * the predictor on random outcomes between timed passes, as glibc's row of ulpbench bench does), 0.99-1.00 without. */
-#define cos_H_NEAR_GUARD 4u
 static inline float cos_h_evaluate(float d_signed) {
     const float z = d_signed * d_signed;
     return omk_fmaf(d_signed * z, omk_horner_f32(z, K_SIN_POLY_H, K_SIN_POLY_H_COUNT), d_signed);
@@ -571,8 +566,13 @@ static inline float cos_h_evaluate(float d_signed) {
 static inline float cos_h_fast(float ax) { return cos_h_evaluate(cos_h_reduce(ax)); }
 /* The AVX-512 build runs the two stages as two passes: binary16 cos took 0.96 and bfloat16 cos 0.94 of the time on
  * AMD Zen 5 (omk_ab against one pass, same outputs). */
-#define cos_H_STAGED        1
-#define cos_H_GUARD         8u
+#define cos_H_STAGED 1
+/* Guard 1 (key units, binary32 ulps of the result): the errors reach 4.19 ulps, so the test's pass is not proved by a
+ * bound on them; half_guard_check instead narrows every 16-bit input the path takes and finds each lane the test
+ * passes correctly rounded. It flags 6 of the 31,744 finite binary16 magnitudes, where guard 8, above the largest
+ * error, flagged 52: each flagged lane reads the table and takes a branch that real inputs leave unpredictable
+ * (bench/TUNING.md, "16-bit kernels"). */
+#define cos_H_GUARD         1u
 #define cos_F16_LIMIT_BITS  0x7c00u /* infinities and NaN read the table */
 #define cos_BF16_LIMIT_BITS 0x4780u /* |x| >= 2^16 (and infinities, NaN) read the table */
 

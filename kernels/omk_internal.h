@@ -446,15 +446,14 @@ typedef struct {
  * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact) and takes
  * the largest |x|, a vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate, or one,
  * evaluate(reduce_near(|x|)), when the largest |x| bits lie below near_limit_bits, 0 for none), the result in binary32
- * (signed for cos) closer than guard binary32 ulps for |x| bits below limit_bits (near_guard in the shortcut's
- * blocks), and omk_narrow16 rounds that to the
+ * (signed for cos) closer than guard binary32 ulps for |x| bits below limit_bits, and omk_narrow16 rounds that to the
  * 16-bit format, testing whether the rounding is the correct one; the lanes it cannot settle read the table (table()
  * gives it). Splitting the conversions off the vectorized pass lets them use the conversion instructions and test 32
  * lanes at a time (on AMD Zen 5, binary16 cos went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in
  * omk_lookup16.
  */
 #define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, staged, reduce, evaluate, limit_bits, guard, odd_sign,   \
-                          table, near_limit_bits, reduce_near, near_guard)                                             \
+                          table, near_limit_bits, reduce_near)                                                         \
     do {                                                                                                               \
         omk_redo16 redo;                                                                                               \
         redo.count = 0;                                                                                                \
@@ -469,19 +468,16 @@ typedef struct {
             if (staged && all_near) {                                                                                  \
                 OMK_PRAGMA(omp simd)                                                                                   \
                 for (size_t i = 0; i < m; i++) wide[i] = evaluate(reduce_near(wide[i]));                               \
-                omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, near_guard, odd_sign, &redo, start);   \
+            } else if (staged) {                                                                                       \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = reduce(wide[i]);                                              \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = evaluate(wide[i]);                                            \
             } else {                                                                                                   \
-                if (staged) {                                                                                          \
-                    OMK_PRAGMA(omp simd)                                                                               \
-                    for (size_t i = 0; i < m; i++) wide[i] = reduce(wide[i]);                                          \
-                    OMK_PRAGMA(omp simd)                                                                               \
-                    for (size_t i = 0; i < m; i++) wide[i] = evaluate(wide[i]);                                        \
-                } else {                                                                                               \
-                    OMK_PRAGMA(omp simd)                                                                               \
-                    for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                            \
-                }                                                                                                      \
-                omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, guard, odd_sign, &redo, start);        \
+                OMK_PRAGMA(omp simd)                                                                                   \
+                for (size_t i = 0; i < m; i++) wide[i] = fast(wide[i]);                                                \
             }                                                                                                          \
+            omk_narrow16(in, wide, out, m, mant_bits, exp_bias, limit_bits, guard, odd_sign, &redo, start);            \
             if (redo.count > OMK_REDO16_CAPACITY - OMK_BLOCK) omk_redo16_apply(&redo, (y), table(), odd_sign);         \
         }                                                                                                              \
         if (redo.count) omk_redo16_apply(&redo, (y), table(), odd_sign);                                               \
@@ -662,8 +658,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
  *   op##_h_fast(|x|), op##_H_GUARD, op##_F16_LIMIT_BITS, op##_BF16_LIMIT_BITS  the 16-bit kernels' binary32 path
  *                                        (OMK_ARRAY_LOOP_16), its guard and the |x| bits it leaves to the table;
  *   op##_H_STAGED, op##_h_reduce, op##_h_evaluate, op##_h_reduce_near, op##_F16_NEAR_LIMIT_BITS,
- *   op##_BF16_NEAR_LIMIT_BITS, op##_H_NEAR_GUARD  its stages and block-wide shortcut, as for binary32 above, and the
- *                                        shortcut's own guard;
+ *   op##_BF16_NEAR_LIMIT_BITS            its stages and block-wide shortcut, as for binary32 above.
  * binary32 redoes results within OMK_F32_GUARD of a rounding boundary, rounding op##_f64_dd's double-double;
  * the 16-bit kernels (OMK_DEFINE_KERNELS_16) read tables (table16.c), for every lane or for the lanes their binary32
  * path leaves, filled from the binary64 kernel or, in the scalar build, by op##_<dtype>_direct from op##_f64_dd.
@@ -715,7 +710,7 @@ static inline void omk_narrow16(const uint16_t *in, const float *r, uint16_t *ou
         }                                                                                                              \
         OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, op##_h_fast, op##_H_STAGED, op##_h_reduce, op##_h_evaluate,    \
                           op##_##DTYPE##_LIMIT_BITS, op##_H_GUARD, odd_sign, omk_table_##op##_##dtype,                 \
-                          op##_##DTYPE##_NEAR_LIMIT_BITS, op##_h_reduce_near, op##_H_NEAR_GUARD);                      \
+                          op##_##DTYPE##_NEAR_LIMIT_BITS, op##_h_reduce_near);                                         \
     }
 
 /* Per-lane select by an all-ones/all-zeros mask: integer ops vectorize on every ISA, where the
