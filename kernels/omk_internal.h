@@ -446,11 +446,11 @@ typedef struct {
  * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact) and takes
  * the largest |x|, a vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate, or one,
  * evaluate(reduce_near(|x|)), when the largest |x| bits lie below near_limit_bits, 0 for none), the result in binary32
- * (signed for cos) closer than guard binary32 ulps for |x| bits below limit_bits, and omk_narrow16 rounds that to the
- * 16-bit format, testing whether the rounding is the correct one; the lanes it cannot settle read the table (table()
- * gives it). Splitting the conversions off the vectorized pass lets them use the conversion instructions and test 32
- * lanes at a time (on AMD Zen 5, binary16 cos went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in
- * omk_lookup16.
+ * (signed for cos) for |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit format, flagging the lanes
+ * within guard binary32 ulps of a rounding midpoint (half_guard_check narrows every input and proves that each lane it
+ * passes rounds correctly); the flagged lanes read the table (table() gives it). Splitting the conversions off the
+ * vectorized pass lets them use the conversion instructions and test 32 lanes at a time (on AMD Zen 5, binary16 cos
+ * went from 0.82 to 1.18 times libmvec's throughput). odd_sign as in omk_lookup16.
  */
 #define OMK_ARRAY_LOOP_16(x, y, n, mant_bits, exp_bias, fast, staged, reduce, evaluate, limit_bits, guard, odd_sign,   \
                           table, near_limit_bits, reduce_near)                                                         \
