@@ -43,10 +43,9 @@
  *   (a block whose |x| all lie below pi is reduced without k, the same bits: cos_h_reduce_near); every input the
  *   test passes rounds correctly (./build/half_guard_check, in ctest, narrows them all). The lanes it rejects (6 of
  *   the 31,744 finite binary16 magnitudes, no bfloat16 one), the rest, and the scalar and AVX2 builds (or
- *   OMK_HALF16=table) read a table (table16.c) over
- *   |x|, filled from the correctly rounded binary64 result narrowed to 16 bits (never through binary32, whose
- *   rounding can land on a 16-bit midpoint; table16.c). Correctly
- *   rounded on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
+ *   OMK_HALF16=table) read a table (table16.c) over |x|, filled from the correctly rounded binary64 result narrowed
+ *   to 16 bits (never through binary32, whose rounding can land on a 16-bit midpoint; table16.c). Correctly rounded
+ *   on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and
  *   --dtype bf16; ctest holds every ISA build and both methods to the scalar build on every input).
  * Special values: NaN -> quiet NaN, +-inf -> NaN, +-0 -> 1.
  */

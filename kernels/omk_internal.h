@@ -443,9 +443,9 @@ typedef struct {
 #include "omk_dispatch.h"
 
 /* The 16-bit loop of the AVX-512 build, for a format with mant_bits fraction bits and exponent bias exp_bias
- * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact) and takes
- * the largest |x|, a vectorized pass replaces it by fast(|x|) (staged: two passes, reduce then evaluate, or one,
- * evaluate(reduce_near(|x|)), when the largest |x| bits lie below near_limit_bits, 0 for none), the result in binary32
+ * (binary16 10, 15; bfloat16 7, 127), in three passes per block: omk_widen16 widens |x| to binary32 (exact) and tells
+ * whether every |x| lies below near_limit_bits, a vectorized pass replaces it by fast(|x|) (staged: two passes, reduce
+ * then evaluate, or one, evaluate(reduce_near(|x|)), when they do; near_limit_bits 0: never), the result in binary32
  * (signed for cos) for |x| bits below limit_bits, and omk_narrow16 rounds that to the 16-bit format, flagging the lanes
  * within guard binary32 ulps of a rounding midpoint (half_guard_check narrows every input and proves that each lane it
  * passes rounds correctly); the flagged lanes read the table (table() gives it). Splitting the conversions off the
@@ -509,7 +509,7 @@ static inline float omk_float_from_bits(uint32_t u) {
 static inline int omk_widen16(const uint16_t *in, float *wide, size_t m, int mant_bits, int exp_bias, uint32_t limit) {
     size_t i = 0;
     uint32_t max_abs = 0;
-#if defined(__AVX512F__) && defined(__AVX512BW__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
     const int binary16 = mant_bits == 10 && exp_bias == 15, bfloat16 = mant_bits == 7 && exp_bias == 127;
     const __m256i magnitude = _mm256_set1_epi16(0x7fff);
     __m256i max_vector = _mm256_setzero_si256();
@@ -551,16 +551,18 @@ static inline void omk_redo16_apply(omk_redo16 *redo, uint16_t *y, const uint16_
     redo->count = 0;
 }
 
-/* out[i] = r[i] rounded to the 16-bit format (sign ^ (in[i] & odd_sign)), except the lanes whose rounding may not be
- * the correct one or whose |in[i]| bits reach limit_bits (NaN, infinities, what the binary32 path does not cover):
- * those go on the redo list for the table. With u the bits of r 2^(exp_bias - 127) plus half + guard, the scaling
- * puts every result, subnormal ones too, on the 16-bit grid with shift = 23 - mant_bits bits below it (the key
- * units, binary32 ulps in the normal range), so u >> shift is r rounded to nearest; that is the correct rounding
- * unless r lies within guard key units of a midpoint (`half` in the low bits), which leaves the low bits of u below
- * 2 guard. In the AVX-512 build binary16 rounds by vcvtps2ph, which agrees everywhere but at ties (listed lanes).
- * start: the position of in[0] in the call. */
-/* The rounding key of omk_narrow16 (and of half_guard_check, which measures against it): u = bits of r
- * 2^(exp_bias - 127) + omk_key16_offset; the rounding of r may be the wrong one when (u & omk_key16_near_mask) == 0. */
+/* out[i] = r[i] rounded to the 16-bit format (sign ^ (in[i] & odd_sign)), except the lanes the rounding test flags or
+ * whose |in[i]| bits reach limit_bits (NaN, infinities, what the binary32 path does not cover): those go on the redo
+ * list for the table. With u the bits of r 2^(exp_bias - 127) plus half + guard, the scaling puts every result,
+ * subnormal ones too, on the 16-bit grid with shift = 23 - mant_bits bits below it (the key units, binary32 ulps in
+ * the normal range), so u >> shift is r rounded to nearest (ties away). The test flags r in [midpoint - guard,
+ * midpoint + guard) key units, which leaves the low bits of u below 2 guard: ties always, and every lane whose
+ * rounding could differ from f(x)'s if r's error stayed below guard. The guards of the 16-bit kernels are smaller
+ * than their errors, so that alone proves nothing: half_guard_check narrows every input as here and finds each lane
+ * the test passes correctly rounded. In the AVX-512 build binary16 rounds by vcvtps2ph, which agrees everywhere but at
+ * ties (flagged). start: the position of in[0] in the call. */
+/* The rounding key of omk_narrow16 (and of half_guard_check, which enumerates against it): u = bits of r
+ * 2^(exp_bias - 127) + omk_key16_offset; the test flags the lane when (u & omk_key16_near_mask) == 0. */
 static inline uint32_t omk_key16_offset(int mant_bits, uint32_t guard) { return (1u << (22 - mant_bits)) + guard; }
 static inline uint32_t omk_key16_near_mask(int mant_bits, uint32_t guard) {
     return ((1u << (23 - mant_bits)) - 1) & ~(2 * guard - 1);
