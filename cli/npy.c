@@ -413,7 +413,7 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
     }
     size_t nbytes;
     if (shape_size(out->shape, out->ndim, out->elem_size, &out->count, &nbytes) < 0) {
-        set_err(err, err_len, "shape is too large: element count overflows size_t");
+        set_err(err, err_len, "shape is too large: its element or byte count overflows size_t");
         return -1;
     }
     uintmax_t avail = fsize - prelen - hlen;
@@ -537,7 +537,7 @@ static int validate(const npy_array *a, size_t *nbytes, char *err, size_t err_le
     }
     size_t count;
     if (shape_size(a->shape, a->ndim, a->elem_size, &count, nbytes) < 0) {
-        set_err(err, err_len, "shape is too large: element count overflows size_t");
+        set_err(err, err_len, "shape is too large: its element or byte count overflows size_t");
         return -1;
     }
     if (count != a->count) {

@@ -104,7 +104,7 @@ static int unknown_impl(const char *sub, const char *name) {
 
 static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (c == OPTION_GIVEN_TWICE)
-        return fail(sub, "option '--%s' given twice: only one value is used (try --help)", g_repeated_option);
+        return fail(sub, "option '--%s' given twice: give it once (try --help)", g_repeated_option);
     const char *word = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
     const int len = (int)strcspn(word, "=");
     if (c == ':') return fail(sub, "option '%.*s' needs a value (try --help)", len, word);
@@ -388,9 +388,14 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
 static bool selects_sampled_rows(const accuracy_options *o) {
     return o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64));
 }
-static int check_sampling_options(const char *sub, const accuracy_options *o) {
-    if ((o->samples_given || o->seed_given) && !selects_sampled_rows(o))
-        return fail(sub, "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)");
+/* seed_draws_bench: report's --seed also draws the quick bench's inputs, so it is taken for 16-bit types too unless
+ * --no-bench leaves it nothing to draw. */
+static int check_sampling_options(const char *sub, const accuracy_options *o, bool seed_draws_bench) {
+    if ((o->samples_given || (o->seed_given && !seed_draws_bench)) && !selects_sampled_rows(o))
+        return fail(sub, "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)%s",
+                    o->seed_given && !o->samples_given && strcmp(sub, "report") == 0
+                        ? "; report's --seed also draws the bench inputs, which --no-bench leaves out"
+                        : "");
     return 0;
 }
 
@@ -1486,7 +1491,7 @@ static int cmd_accuracy(int argc, char **argv) {
     if (!o.dtype_mask) return fail("accuracy", "missing --dtype (%s|all)", dtype_choices());
     if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
-    if (check_sampling_options("accuracy", &o)) return EXIT_USAGE;
+    if (check_sampling_options("accuracy", &o, false)) return EXIT_USAGE;
     const char *const outputs[] = {o.json_path, o.markdown_path};
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -1920,14 +1925,15 @@ static int cmd_report(int argc, char **argv) {
                "--max-misrounded DTYPE=N also sets the limit of that dtype's correctly rounded kernels.\n"
                "Exit status 1 when a production kernel or one of ULPB_LIBRARIES fails the gate; peers never do.\n"
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
-               "\"throughput\", Google Benchmark JSON); timing never affects the gate. --no-bench skips them.\n",
+               "\"throughput\", Google Benchmark JSON), whose inputs the seed draws too; timing never affects the\n"
+               "gate. --no-bench skips them.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    if (check_sampling_options("report", &o)) return EXIT_USAGE;
+    if (check_sampling_options("report", &o, !o.no_bench)) return EXIT_USAGE;
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
         if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
             return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
@@ -1969,11 +1975,12 @@ static int cmd_eval(int argc, char **argv) {
             dtype_text = optarg;
             break;
         case 'h':
-            printf("usage: ulpbench eval --op {%s} [--impl NAME] [--dtype bf16] IN.npy OUT.npy\n\n"
+            printf("usage: ulpbench eval --op {%s} [--impl NAME] [--dtype DTYPE] IN.npy OUT.npy\n\n"
                    "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
                    "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
-                   "--dtype bf16, and writes OUT.npy with the same shape and dtype. IN.npy is a regular file (not a\n"
-                   "pipe). On any error: one line on stderr, exit status 2, and OUT.npy is not created.\n",
+                   "--dtype bf16, and writes OUT.npy with the same shape and dtype. The file's dtype decides: --dtype\n"
+                   "f16, f32 or f64 is only checked against it. IN.npy is a regular file (not a pipe). On any error:\n"
+                   "one line on stderr, exit status 2, and OUT.npy is not created.\n",
                    op_choices());
             return 0;
         default:

@@ -805,6 +805,12 @@ static void report_gates(void **state) {
     /* a new DIR is made (its parent must exist), and not left behind by a run that writes nothing to it */
     assert_int_equal(run("report --op cos --dtype f16 --impl omk --quiet --no-bench --output-dir $D/new_dir"), 0);
     assert_true(exists(path("new_dir/report.json")) && exists(path("new_dir/report.md")));
+    /* a 16-bit report takes --seed for its bench's inputs, and records it */
+    assert_int_equal(run("report --op cos --dtype f16 --impl omk --seed 7 --quiet --output-dir $D/seeded"), 0);
+    doc = load_json("seeded/report.json");
+    const cJSON *seed = cJSON_GetObjectItem(doc, "seed");
+    assert_true(cJSON_IsNumber(seed) && seed->valuedouble == 7);
+    cJSON_Delete(doc);
     expect_usage_error("report --op cos --dtype f16 --quiet --no-bench --output-dir $D/no/dir",
                        "cannot make --output-dir");
     setenv("ULPB_DISABLE_ISA", "avx2", 1);
@@ -1386,6 +1392,7 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f16 --samples 10", "--samples and --seed are for f32 and f64"},
         {"accuracy --op asin --dtype bf16 --seed 3", "--samples and --seed are for f32 and f64"},
         {"report --no-bench --op cos --dtype f16 --samples 10 --seed 5", "--samples and --seed are for f32 and f64"},
+        {"report --no-bench --op cos --dtype f16 --seed 5", "report's --seed also draws the bench inputs"},
         /* strtod skips leading blanks; the other numeric options refuse them */
         {"report --no-bench --max-ulp 'f32= 1'", "--max-ulp needs a finite non-negative number"},
         {"report --no-bench --max-ulp f32=nan", "--max-ulp needs a finite non-negative number"},
