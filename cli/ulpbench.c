@@ -388,12 +388,13 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
 static bool selects_sampled_rows(const accuracy_options *o) {
     return o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64));
 }
-/* seed_draws_bench: report's --seed also draws the quick bench's inputs, so it is taken for 16-bit types too unless
- * --no-bench leaves it nothing to draw. */
-static int check_sampling_options(const char *sub, const accuracy_options *o, bool seed_draws_bench) {
+/* report's --seed also draws the quick bench's inputs, so it is taken for 16-bit types too unless --no-bench leaves it
+ * nothing to draw. */
+static int check_sampling_options(const char *sub, const accuracy_options *o, bool is_report) {
+    const bool seed_draws_bench = is_report && !o->no_bench;
     if ((o->samples_given || (o->seed_given && !seed_draws_bench)) && !selects_sampled_rows(o))
         return fail(sub, "--samples and --seed are for f32 and f64 (f16 and bf16 are checked on all 65,536 inputs)%s",
-                    o->seed_given && !o->samples_given && strcmp(sub, "report") == 0
+                    is_report && o->seed_given && !o->samples_given
                         ? "; report's --seed also draws the bench inputs, which --no-bench leaves out"
                         : "");
     return 0;
@@ -1933,7 +1934,7 @@ static int cmd_report(int argc, char **argv) {
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    if (check_sampling_options("report", &o, !o.no_bench)) return EXIT_USAGE;
+    if (check_sampling_options("report", &o, true)) return EXIT_USAGE;
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
         if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
             return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
