@@ -42,6 +42,8 @@ static bool bf16_narrowing_in_hardware(void) {
     return how == 1;
 }
 
+bool ulpb_bf16_rows_narrow_in_hardware(void) { return bf16_narrowing_in_hardware(); }
+
 #define STEP_F32(fn, in, out) _mm512_storeu_ps(out, fn(_mm512_loadu_ps(in)))
 #define STEP_F64(fn, in, out) _mm512_storeu_pd(out, fn(_mm512_loadu_pd(in)))
 #define STEP_BF16(fn, in, out)                                                                                         \

@@ -19,7 +19,7 @@
  *   NaN results fail the test too) take asin_special in a vectorized pass over the block, and so does |x| = 1 when its
  *   block has a rejected lane (its fast result is pi/2 rounded correctly or NaN: the same bits either way). Measured: 0
  *   misrounded over 10^8 samples (ulpbench accuracy --op asin --dtype f64 --impl omk --samples 100000000 --reference
- *   fast) and on the 99 asin rows of the hard-case table (ctest).
+ *   fast) and on the 129 asin rows of the hard-case table (ctest).
  * asin_f64_dd (one element at a time: the accurate path of binary32; the 16-bit tables in the scalar build):
  *   |x| < 1/2:      asin x = x + x^3 A(x^2);
  *   1/2 <= |x| < 1: asin |x| = pi/2 - 2 asin s, s = sqrt((1 - |x|)/2) <= 1/2, with (1 - |x|)/2

@@ -23,6 +23,8 @@
 #include "test_bits.h"
 #include "registry.h"
 
+static double half_ulp_distance(int op_id, double x, int *midpoint);
+
 static void hard_cases_table(void **state) {
     (void)state;
     static const ref_format binary64 = {53, 11};
@@ -44,6 +46,12 @@ static void hard_cases_table(void **state) {
         ref_eval(ulpb_ops[op_id].ref, &binary64, x, &exact);
         if (exact.rounded != f64_from_bits(expected))
             fail_msg("%s(%a): MPFR gives %a, the table %a", op, x, exact.rounded, f64_from_bits(expected));
+        /* the distance column is what makes a row hard: MPFR's distance to the nearest midpoint */
+        int midpoint;
+        const double nearest = half_ulp_distance(op_id, x, &midpoint);
+        const double to_midpoint = midpoint ? nearest : 0.5 - nearest;
+        if (!(fabs(to_midpoint - distance) <= 1e-3 * distance))
+            fail_msg("%s(%a) lies %.4g ulp from a midpoint, the table says %.4g", op, x, to_midpoint, distance);
         if (ref_fast_binary64(ulpb_ops[op_id].ref, x, &fast)) {
             fast_decided++;
             if (fast.rounded != exact.rounded) fail_msg("%s(%a): the fast reference decided %a", op, x, fast.rounded);
@@ -78,6 +86,7 @@ static double half_ulp_distance(int op_id, double x, int *midpoint) {
         mpfr_cos(fx, scaled, MPFR_RNDN);
     else
         mpfr_asin(fx, scaled, MPFR_RNDN);
+    mpfr_abs(fx, fx, MPFR_RNDN); /* the parity below is that of |f|'s multiple of ulp/2 */
     /* |f| in [2^(e-1), 2^e): ulp/2 = 2^(e-54) (normal results only, which every row has) */
     mpfr_mul_2si(scaled, fx, 54 - (long)mpfr_get_exp(fx), MPFR_RNDN); /* exact */
     mpfr_rint(nearest, scaled, MPFR_RNDN);

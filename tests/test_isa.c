@@ -23,6 +23,7 @@
 #include "omk_dispatch.h"
 #include "omk_internal.h"
 #include "omk_isa_expect.h"
+#include "omk_table16.h"
 #include "cpu_test_cover.h"
 #include "test_bits.h"
 
@@ -628,6 +629,56 @@ static void half16_method_follows_environment(void **state) {
     assert_string_equal(omk_half16_method(), table ? "table" : "compute");
 }
 
+/* Each 16-bit kernel's table (omk_table16.h), NULL for the wider types. */
+#define OMK_TABLE_OF_float(op, dtype)                   NULL,
+#define OMK_TABLE_OF_double(op, dtype)                  NULL,
+#define OMK_TABLE_OF_uint16_t(op, dtype)                omk_table_##op##_##dtype,
+#define OMK_KERNEL(op, dtype, ctype, correctly_rounded) OMK_TABLE_OF_##ctype(op, dtype)
+static const uint16_t *(*const tables[KERNEL_COUNT])(void) = {
+#include "omk_kernels.def"
+};
+#undef OMK_KERNEL
+#undef OMK_TABLE_OF_float
+#undef OMK_TABLE_OF_double
+#undef OMK_TABLE_OF_uint16_t
+
+/* The method a build runs, seen in its results rather than in what omk_half16_method reports: with one table entry
+ * changed for the test, a build that reads the table gives the changed value, and the binary32 path (compute) the
+ * right one, for an input (0.5) it never rejects. So test_isa_half16_table runs the AVX-512 build's table lookup. */
+static void half16_builds_read_the_table_as_their_method_says(void **state) {
+    (void)state;
+    const char *forced = getenv("OMK_HALF16");
+    const bool table_forced = forced && strcmp(forced, "table") == 0;
+    enum { N = MAX_LEN }; /* whole vectors and a tail */
+    uint16_t x[N], y[N];
+    int checked = 0;
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        if (!tables[k]) continue;
+        const uint16_t half = strstr(kernels[k].name, "bf16") ? 0x3f00 : 0x3800;
+        /* the table is a static array filled at first use: writable behind its const pointer */
+        uint16_t *entry = (uint16_t *)(uintptr_t)(tables[k]() + half);
+        const uint16_t right = *entry, changed = right ^ 1;
+        for (int i = 0; i < N; i++) x[i] = half;
+        *entry = changed;
+        for (int isa = -1; isa < OMK_ISA_COUNT; isa++) { /* -1: the public entry point */
+            if (isa >= 0 && !omk_isa_supported((omk_isa)isa)) continue;
+            const bool reads_table =
+                isa < 0 ? strcmp(omk_half16_method(), "table") == 0 : table_forced || isa != OMK_ISA_AVX512;
+            (isa < 0 ? kernels[k].entry : kernels[k].build[isa])(x, y, N);
+            for (int i = 0; i < N; i++)
+                if (y[i] != (reads_table ? changed : right)) {
+                    *entry = right;
+                    fail_msg("%s (%s): element %d of %d gives 0x%04x, but the %s gives 0x%04x", kernels[k].name,
+                             isa < 0 ? "entry point" : omk_isa_name((omk_isa)isa), i, N, y[i],
+                             reads_table ? "changed table" : "binary32 path", reads_table ? changed : right);
+                }
+        }
+        *entry = right;
+        checked++;
+    }
+    assert_true(checked > 0); /* the 16-bit kernels of omk_kernels.def */
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dispatch_follows_omk_isa), /* first: before anything else sets OMK_ISA */
@@ -639,6 +690,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(probes_in_every_lane),
         cmocka_unit_test(block_edges),
         cmocka_unit_test(half16_method_follows_environment),
+        cmocka_unit_test(half16_builds_read_the_table_as_their_method_says),
     };
     /* test_isa --dispatch: the two dispatch tests only; test_isa --all-binary32: the exhaustive binary32 comparison */
     if (argc > 1 && strcmp(argv[1], "--all-binary32") == 0) {

@@ -182,6 +182,60 @@ static void bf16_narrowing_emulated_bit_for_bit(void **state) {
     free(bits), free(want), free(got);
 }
 
+/* The binary32 result narrowed as the row's conversion does: round to nearest even, and for the vcvtneps2bf16 rows a
+ * subnormal (or zero) first made a zero of its sign. NaN only needs to stay NaN. */
+static uint16_t narrowed_as_row(const ulpb_entry *row, float r) {
+    uint32_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    if (row->dtype == ULPB_DTYPE_f16) return omk_f32_to_f16(r);
+    if (flushes_subnormals(row) && (bits & 0x7f800000u) == 0) return (uint16_t)((bits >> 16) & 0x8000u);
+    return omk_f32_to_bf16(r);
+}
+
+/* A 16-bit vector row is its library's binary32 row between an exact widening and a round to nearest even, bit for
+ * bit, on every input: so a wrapper that truncated, or narrowed with the wrong instruction, would show here rather
+ * than as a slightly worse accuracy row. The binary32 row gets the widened inputs in the same order, so that each of
+ * its vectors holds the same lanes as the wrapper's (SLEEF picks its reduction per vector). */
+static void narrow_rows_round_their_binary32_results(void **state) {
+    (void)state;
+    uint16_t *x = malloc(65536 * sizeof *x), *got = malloc(65536 * sizeof *got);
+    float *wide = malloc(65536 * sizeof *wide), *r = malloc(65536 * sizeof *r);
+    assert_non_null(x), assert_non_null(got), assert_non_null(wide), assert_non_null(r);
+    for (uint32_t i = 0; i < 65536; i++) x[i] = (uint16_t)i;
+    int checked = 0;
+    for (size_t e = 0; e < ulpb_entry_count; e++) {
+        const ulpb_entry *row = &ulpb_entries[e];
+        if (!is_vector_peer(row) || ulpb_dtypes[row->dtype].bytes != 2) continue;
+        const ulpb_entry *binary32 = ulpb_entry_find(row->impl, row->op, ULPB_DTYPE_f32);
+        assert_non_null(binary32);
+        for (uint32_t i = 0; i < 65536; i++)
+            wide[i] = row->dtype == ULPB_DTYPE_f16 ? omk_f16_to_f32(x[i]) : omk_bf16_to_f32(x[i]);
+        binary32->fn(wide, r, 65536);
+        row->fn(x, got, 65536);
+        for (uint32_t i = 0; i < 65536; i++) {
+            const uint16_t want = narrowed_as_row(row, r[i]);
+            const bool nan_want = is_nan_bits(want, row->dtype), nan_got = is_nan_bits(got[i], row->dtype);
+            if (nan_want != nan_got || (!nan_want && want != got[i]))
+                fail_msg("%s %s %s: input 0x%04x gives 0x%04x, its binary32 row's %a narrowed 0x%04x", row->impl,
+                         ulpb_ops[row->op].name, ulpb_dtypes[row->dtype].name, (unsigned)i, got[i], (double)r[i], want);
+        }
+        checked++;
+    }
+    free(x), free(got), free(wide), free(r);
+    print_message("%d 16-bit vector rows checked\n", checked);
+    if (checked == 0) skip(); /* no vector peer runs here (each needs AVX2 at least) */
+}
+
+/* The AVX-512 bfloat16 rows use vcvtne2ps2bf16 exactly when the registry offers AVX512_BF16: in
+ * test_peers_bf16_emulated (ULPB_DISABLE_ISA=avx512bf16) they must emulate it, or that run compares nothing new. */
+static void bf16_rows_narrow_as_the_registry_says(void **state) {
+    (void)state;
+    if (!ulpb_isa_available(ULPB_ISA_AVX512)) skip(); /* no AVX-512 row runs */
+    assert_int_equal(ulpb_bf16_rows_narrow_in_hardware(), ulpb_isa_available(ULPB_ISA_AVX512_BF16));
+    print_message("the AVX-512 bfloat16 rows narrow with %s\n",
+                  ulpb_bf16_rows_narrow_in_hardware() ? "vcvtne2ps2bf16" : "its emulation");
+}
+
 static void tails_match_single_calls(void **state) {
     (void)state;
     enum { MAX_N = 40, GUARD = 32 };
@@ -217,6 +271,8 @@ int main(void) {
         cmocka_unit_test(agree_with_glibc_within_documented_bounds),
         cmocka_unit_test(subnormal_results_flushed_only_by_vcvtneps2bf16),
         cmocka_unit_test(bf16_narrowing_emulated_bit_for_bit),
+        cmocka_unit_test(narrow_rows_round_their_binary32_results),
+        cmocka_unit_test(bf16_rows_narrow_as_the_registry_says),
         cmocka_unit_test(tails_match_single_calls),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
