@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -164,6 +165,53 @@ int ulpb_output_same(const char *a, const char *b) {
     return same;
 }
 
+void ulpb_temp_host_label(char *label, size_t size) {
+    char name[256] = {0};
+    if (gethostname(name, sizeof name - 1) != 0 || !name[0]) snprintf(name, sizeof name, "host");
+    size_t k = 0;
+    for (const char *c = name; *c && *c != '.' && k + 1 < size && k < 32; c++, k++)
+        label[k] =
+            ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-') ? *c : '_';
+    label[k] = '\0';
+}
+
+/* Removes the temporary files of path that a process of this machine and user left when it was killed outright
+ * (SIGKILL, the OOM killer: no handler runs), so that each restart does not add one. Only names of the exact form
+ * ".BASE.tmp.HOST.PID.N" whose PID no longer exists here: another machine's (a shared file system) or a live
+ * process's file stays. */
+static void remove_stale_temps(const char *path, const char *base, int dirlen, const char *host) {
+    char *dir = dir_of(path);
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) {
+        free(dir);
+        return;
+    }
+    char prefix[160];
+    const int prefix_len = snprintf(prefix, sizeof prefix, ".%.64s.tmp.%s.", base, host);
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (strncmp(ent->d_name, prefix, (size_t)prefix_len) != 0) continue;
+        const char *rest = ent->d_name + prefix_len;
+        char *end;
+        errno = 0;
+        const long pid = strtol(rest, &end, 10);
+        if (errno || end == rest || *end != '.' || pid <= 0 || pid == (long)getpid()) continue;
+        const char *counter = end + 1;
+        (void)strtoul(counter, &end, 10);
+        if (end == counter || *end || *counter < '0' || *counter > '9') continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or another user's */
+        const size_t len = (size_t)dirlen + strlen(ent->d_name) + 1;
+        char *stale = malloc(len);
+        if (!stale) break;
+        snprintf(stale, len, "%.*s%s", dirlen, path, ent->d_name);
+        struct stat st;
+        if (lstat(stale, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) unlink(stale);
+        free(stale);
+    }
+    closedir(d);
+    free(dir);
+}
+
 int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
     *tmp = NULL;
     const char *base = base_of(path);
@@ -172,8 +220,11 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
     }
+    char host[40];
+    ulpb_temp_host_label(host, sizeof host);
+    remove_stale_temps(path, base, dirlen, host);
     /* the base is shortened so the name cannot exceed NAME_MAX */
-    const size_t cap = strlen(path) + 64;
+    const size_t cap = strlen(path) + 64 + sizeof host;
     char *name = malloc(cap);
     if (!name) {
         snprintf(err, err_len, "out of memory");
@@ -182,7 +233,8 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
     static atomic_uint counter;
     int fd = -1;
     for (int tries = 0; tries < 100; tries++) {
-        snprintf(name, cap, "%.*s.%.64s.tmp.%ld.%u", dirlen, path, base, (long)getpid(), atomic_fetch_add(&counter, 1));
+        snprintf(name, cap, "%.*s.%.64s.tmp.%s.%ld.%u", dirlen, path, base, host, (long)getpid(),
+                 atomic_fetch_add(&counter, 1));
         /* O_EXCL: never follow or reuse someone else's file. 0666: the umask decides, as for
          * any new file (mkstemp's 0600 would make reports unreadable to the rest of a team). */
         fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
