@@ -177,8 +177,10 @@ void ulpb_temp_host_label(char *label, size_t size) {
 
 /* Removes the temporary files of path that a process of this machine and user left when it was killed outright
  * (SIGKILL, the OOM killer: no handler runs), so that each restart does not add one. Only names of the exact form
- * ".BASE.tmp.HOST.PID.N" whose PID no longer exists here: another machine's (a shared file system) or a live
- * process's file stays. */
+ * ".BASE.tmp.HOST.PID.N" whose PID no longer exists here, unchanged for STALE_TEMP_SECONDS: another machine's (a
+ * shared file system) or a live process's file stays, and so does one being written by a process this one cannot
+ * see (a container with its own process IDs and the same host name), since a write takes far less than that. */
+enum { STALE_TEMP_SECONDS = 600 };
 static void remove_stale_temps(const char *path, const char *base, int dirlen, const char *host) {
     char *dir = dir_of(path);
     DIR *d = dir ? opendir(dir) : NULL;
@@ -205,7 +207,9 @@ static void remove_stale_temps(const char *path, const char *base, int dirlen, c
         if (!stale) break;
         snprintf(stale, len, "%.*s%s", dirlen, path, ent->d_name);
         struct stat st;
-        if (lstat(stale, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) unlink(stale);
+        if (lstat(stale, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+            difftime(time(NULL), st.st_mtime) > STALE_TEMP_SECONDS)
+            unlink(stale);
         free(stale);
     }
     closedir(d);

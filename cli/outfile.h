@@ -26,7 +26,8 @@ int ulpb_output_same(const char *a, const char *b);
 /* Creates a new, empty temporary file ".BASE.tmp.HOST.PID.N" in path's directory (rename() within
  * one file system is atomic) with O_EXCL and mode 0666 & ~umask, the permissions of any new
  * file. Returns its descriptor and the malloc'ed name in *tmp; -1 with err set on failure. First removes the
- * temporary files of path that this user's processes on this machine, no longer running, left there. */
+ * temporary files of path that this user's processes on this machine, no longer running, left there at least ten
+ * minutes ago. */
 int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len);
 /* HOST in those names: this machine's name up to its first dot, characters other than letters, digits and '-' as
  * '_', at most 32 of them ("host" when it has none); size >= 33. */

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -850,29 +851,43 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "covered")) > 0);
     cJSON_Delete(doc);
-    /* A checkpoint that SIGKILL cut short leaves its temporary file, which the next write of c.json removes: planted
-     * here too (the kill may come between checkpoints), beside one of a live process (this one) and one of another
-     * machine, which stay. The dead process is a child that has exited and been waited for. */
+    /* A checkpoint that SIGKILL cut short leaves its temporary file, which the next write of c.json removes once it
+     * is ten minutes old: planted here (the kill may come between checkpoints) an hour old, beside files of a live
+     * process (this one), of another machine and a fresh one of the dead process, which stay. The dead process is a
+     * child that has exited and been waited for. */
     const pid_t child = fork();
     if (child == 0) _exit(0);
     assert_true(child > 0);
     assert_int_equal(waitpid(child, NULL, 0), child);
-    char host[64], dead[1024], live[1024], elsewhere[1024];
+    char host[64], dead[1024], live[1024], elsewhere[1024], fresh[1024];
     ulpb_temp_host_label(host, sizeof host);
     snprintf(dead, sizeof dead, "%s/.c.json.tmp.%s.%ld.3", path("ck"), host, (long)child);
     snprintf(live, sizeof live, "%s/.c.json.tmp.%s.%ld.3", path("ck"), host, (long)getpid());
     snprintf(elsewhere, sizeof elsewhere, "%s/.c.json.tmp.%s-other.%ld.3", path("ck"), host, (long)child);
-    const char *planted[] = {dead, live, elsewhere};
-    for (int i = 0; i < 3; i++) {
+    snprintf(fresh, sizeof fresh, "%s/.c.json.tmp.%s.%ld.4", path("ck"), host, (long)child);
+    const char *planted[] = {dead, live, elsewhere, fresh};
+    for (int i = 0; i < 4; i++) {
         FILE *f = fopen(planted[i], "w");
         assert_non_null(f);
         fclose(f);
     }
+    /* every temporary file of c.json but the fresh one made an hour old, the killed run's own among them */
+    DIR *ck = opendir(path("ck"));
+    assert_non_null(ck);
+    const struct timespec hour_ago[2] = {{time(NULL) - 3600, 0}, {time(NULL) - 3600, 0}};
+    for (struct dirent *ent; (ent = readdir(ck));) {
+        char name[1024];
+        snprintf(name, sizeof name, "%s/%s", path("ck"), ent->d_name);
+        if (strncmp(ent->d_name, ".c.json.tmp.", 12) == 0 && strcmp(name, fresh) != 0)
+            assert_int_equal(utimensat(AT_FDCWD, name, hour_ago, 0), 0);
+    }
+    closedir(ck);
     assert_int_equal(run("accuracy --resume $D/ck/c.json --quiet"), 0);
     assert_int_equal(access(dead, F_OK), -1);
     assert_int_equal(access(live, F_OK), 0);
     assert_int_equal(access(elsewhere, F_OK), 0);
-    unlink(live), unlink(elsewhere);
+    assert_int_equal(access(fresh, F_OK), 0);
+    unlink(live), unlink(elsewhere), unlink(fresh);
     assert_no_temp_files_in(path("ck"));
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 1/64 --json $D/ck/whole.json --quiet"), 0);
     doc = load_json("ck/c.json");
