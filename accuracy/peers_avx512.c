@@ -42,7 +42,12 @@ static bool bf16_narrowing_in_hardware(void) {
     return how == 1;
 }
 
-bool ulpb_bf16_rows_narrow_in_hardware(void) { return bf16_narrowing_in_hardware(); }
+/* Calls of the bfloat16 rows that took the emulation: what test_peers checks the choice by, since both give the same
+ * bits. */
+static atomic_ulong bf16_emulated_calls;
+unsigned long ulpb_bf16_emulated_calls(void) {
+    return atomic_load_explicit(&bf16_emulated_calls, memory_order_relaxed);
+}
 
 #define STEP_F32(fn, in, out) _mm512_storeu_ps(out, fn(_mm512_loadu_ps(in)))
 #define STEP_F64(fn, in, out) _mm512_storeu_pd(out, fn(_mm512_loadu_pd(in)))
@@ -65,10 +70,12 @@ bool ulpb_bf16_rows_narrow_in_hardware(void) { return bf16_narrowing_in_hardware
     void peer_##ident##_##op##_bf16_avx512bf16(const void *x, void *y, size_t n);                                      \
     void peer_##ident##_##op##_bf16(const void *x, void *y, size_t n);                                                 \
     void peer_##ident##_##op##_bf16(const void *x, void *y, size_t n) {                                                \
-        if (bf16_narrowing_in_hardware())                                                                              \
+        if (bf16_narrowing_in_hardware()) {                                                                            \
             peer_##ident##_##op##_bf16_avx512bf16(x, y, n);                                                            \
-        else                                                                                                           \
+        } else {                                                                                                       \
+            atomic_fetch_add_explicit(&bf16_emulated_calls, 1, memory_order_relaxed);                                  \
             peer_##ident##_##op##_bf16_emulated(x, y, n);                                                              \
+        }                                                                                                              \
     }
 #undef WRAP_AVX512
 #define WRAP_AVX512(ident, op, f32_fn, f64_fn)                                                                         \

@@ -123,8 +123,9 @@ bool ulpb_isa_available(ulpb_isa isa);
  * peers use on CPUs without AVX512_BF16 (or with it named in ULPB_DISABLE_ISA at their first call). */
 void ulpb_narrow_bf16_avx512bf16(const float *x, uint16_t *y, size_t n);
 void ulpb_narrow_bf16_emulated(const float *x, uint16_t *y, size_t n);
-/* Whether those peers narrow with the instruction (true) or the emulation, as decided at their first call. */
-bool ulpb_bf16_rows_narrow_in_hardware(void);
+/* How many calls of those peers' rows took the emulation (the instruction or the emulation is decided at their first
+ * call). */
+unsigned long ulpb_bf16_emulated_calls(void);
 bool ulpb_entry_available(const ulpb_entry *e);
 /* Makes omk's dispatcher follow ULPB_DISABLE_ISA too (by setting OMK_ISA, unless it is set): call it before the
  * first omk call, which fixes the build for the process. */

@@ -168,8 +168,9 @@ int ulpb_output_same(const char *a, const char *b) {
 void ulpb_temp_host_label(char *label, size_t size) {
     char name[256] = {0};
     if (gethostname(name, sizeof name - 1) != 0 || !name[0]) snprintf(name, sizeof name, "host");
+    if (size == 0) return;
     size_t k = 0;
-    for (const char *c = name; *c && *c != '.' && k + 1 < size && k < 32; c++, k++)
+    for (const char *c = name; *c && k + 1 < size && k < 64; c++, k++)
         label[k] =
             ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-') ? *c : '_';
     label[k] = '\0';
@@ -188,16 +189,16 @@ static void remove_stale_temps(const char *path, const char *base, int dirlen, c
         free(dir);
         return;
     }
-    char prefix[160];
+    char prefix[200];
     const int prefix_len = snprintf(prefix, sizeof prefix, ".%.64s.tmp.%s.", base, host);
     struct dirent *ent;
     while ((ent = readdir(d))) {
         if (strncmp(ent->d_name, prefix, (size_t)prefix_len) != 0) continue;
         const char *rest = ent->d_name + prefix_len;
-        char *end;
+        char *end = NULL;
         errno = 0;
-        const long pid = strtol(rest, &end, 10);
-        if (errno || end == rest || *end != '.' || pid <= 0 || pid == (long)getpid()) continue;
+        const long pid = *rest >= '1' && *rest <= '9' ? strtol(rest, &end, 10) : 0; /* digits only, no sign or blank */
+        if (errno || pid <= 0 || pid > INT_MAX || *end != '.' || pid == (long)getpid()) continue;
         const char *counter = end + 1;
         (void)strtoul(counter, &end, 10);
         if (end == counter || *end || *counter < '0' || *counter > '9') continue;
@@ -224,7 +225,7 @@ int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len) {
         snprintf(err, err_len, "cannot write '%s': no file name", path);
         return -1;
     }
-    char host[40];
+    char host[72];
     ulpb_temp_host_label(host, sizeof host);
     remove_stale_temps(path, base, dirlen, host);
     /* the base is shortened so the name cannot exceed NAME_MAX */

@@ -29,8 +29,8 @@ int ulpb_output_same(const char *a, const char *b);
  * temporary files of path that this user's processes on this machine, no longer running, left there at least ten
  * minutes ago. */
 int ulpb_temp_create(const char *path, char **tmp, char *err, size_t err_len);
-/* HOST in those names: this machine's name up to its first dot, characters other than letters, digits and '-' as
- * '_', at most 32 of them ("host" when it has none); size >= 33. */
+/* HOST in those names: this machine's name, characters other than letters, digits and '-' as '_', at most 64 of
+ * them ("host" when it has none), cut to size - 1. */
 void ulpb_temp_host_label(char *label, size_t size);
 
 /* write() until all len bytes are written (retrying EINTR); 0 or -1 with errno set. */

@@ -12,8 +12,8 @@
  *   binary64 (exact products of 24- and 29-bit parts of |x| with 24-bit chunks of 2/pi, error-free sums;
  *   r to ~2^-68 relative even for the binary64 closest to a multiple of pi/2).
  * Both are within 2^-67.96 relative (largest error of value + tail over 8 10^6 samples from uniform,
- *   log-uniform, near-zero and cell-edge input sets, and 2^-77.62 at the 3,072 doubles nearest multiples of pi/2,
- *   three per binade: ./build/f64_rounding_margin; 2^-67.82, and 2^-67.71 for
+ *   log-uniform, near-zero and cell-edge input sets, and 2^-69.11 at the double nearest a multiple of pi/2 in each
+ *   binade and its neighbours: ./build/f64_rounding_margin; 2^-67.82, and 2^-67.71 for
  *   |x| >= 2^20, after a search for larger errors: ./build/f64_rounding_margin --search 30000000 200); a
  *   rounding test for the bound 2^-66 (OMK_ARRAY_LOOP_F64, cos_F64_ROUNDING_FACTOR) passes all but about 1 lane
  *   in 4,000, and those are redone by cos_f64_accurate: the same table step in double-double (2^-87.31, about

@@ -6,8 +6,8 @@
  * exact result lies within eps of a binary64 rounding midpoint), and the share the fast paths' own test sends there.
  * MPFR at 300 bits is the truth.
  *   cmake --build build --target f64_rounding_margin && ./build/f64_rounding_margin [samples]
- * Samples from a fixed seed (default 10^6 per row), and for cos the three doubles nearest multiples of pi/2 in every
- * binade (closest_to_multiples_of_pio2). It also times the accurate phases of binary64 cos and asin.
+ * Samples from a fixed seed (default 10^6 per row), and for cos the double nearest a multiple of pi/2 in every
+ * binade and its neighbours (closest_to_multiples_of_pio2). It also times the accurate phases of binary64 cos and asin.
  *   ./build/f64_rounding_margin --search [samples [rounds]]
  * looks for larger errors of the fast paths than sampling finds: the worst inputs of its input sets (samples each,
  * default 10^6) are kept, and each round tries 2000 neighbours of each, up to 2^44 ulps away (rounds default 20),
@@ -372,15 +372,15 @@ static int search_main(int argc, char **argv) {
     return g_exceeded ? 1 : 0;
 }
 
-/* The binary64 numbers nearest multiples of pi/2 in each binade 2^e <= x < 2^(e+1), e = 0 .. 1023, where cos or its
- * reduction's remainder is smallest relative to the rounding of x: x = m 2^(e-52), m in [2^52, 2^53), and m beta
- * nearest an integer for beta = frac(2^(e-52) 2/pi). The candidates for m are the continued fraction's convergent
- * denominators' multiples and its largest semiconvergents in that range (the best approximations of beta); the `keep`
- * with the smallest |m beta - nearest integer| per binade go to out (at most 1024 keep). Returns how many. */
-static long closest_to_multiples_of_pio2(double *out, int keep) {
-    enum { MAX_CANDIDATES = 512 };
-    const unsigned __int128 lo_m = (unsigned __int128)1 << 52, hi_m = (unsigned __int128)1 << 53; /* m in [lo, hi) */
-    long count = 0;
+/* The binary64 number nearest a multiple of pi/2 in each binade 2^e <= x < 2^(e+1), e = 0 .. 1023, where cos or its
+ * reduction's remainder is smallest relative to the rounding of x: x = m 2^(e-52), m in [2^52, 2^53), with m beta
+ * nearest an integer for beta = frac(2^(e-52) 2/pi). The best approximations of beta with m in that range are among
+ * the smallest and largest multiples there of the continued fraction's convergent denominators q and its largest
+ * semiconvergent (q_prev + j q); out[e] is the best of those (closest_checked_by_enumeration compares it with every
+ * k pi/2 below 2^23). */
+static void closest_to_multiples_of_pio2(double out[1024]) {
+    enum { MAX_CANDIDATES = 1024 };
+    const uint64_t lo_m = 1ull << 52, hi_m = 1ull << 53; /* m in [lo_m, hi_m) */
     mpfr_t beta, y, t, dist;
     mpfr_inits2(1400, beta, y, t, dist, (mpfr_ptr)0);
     for (int e = 0; e <= 1023; e++) {
@@ -388,65 +388,49 @@ static long closest_to_multiples_of_pio2(double *out, int keep) {
         mpfr_ui_div(beta, 2, beta, MPFR_RNDN);
         mpfr_mul_2si(beta, beta, e - 52, MPFR_RNDN);
         mpfr_frac(beta, beta, MPFR_RNDN);
-        unsigned __int128 candidates[MAX_CANDIDATES];
+        uint64_t candidates[MAX_CANDIDATES];
         int n = 0;
-        /* convergents p/q of beta: q_prev, q and the partial quotients, while q < 2^53 */
-        unsigned __int128 q_prev = 0, q = 1;
+        uint64_t q_prev = 0, q = 1; /* convergent denominators, while q < 2^53 */
         mpfr_set(y, beta, MPFR_RNDN);
-        for (int step = 0; step < 200 && n + 4 <= MAX_CANDIDATES; step++) {
-            if (q >= 1 && q < hi_m) {
-                unsigned __int128 first = (lo_m + q - 1) / q * q; /* the smallest multiple of q in range */
-                for (int k = 0; k < 2 && first < hi_m; k++, first += q) candidates[n++] = first;
-            }
+        for (int step = 0; step < 300 && n + 3 <= MAX_CANDIDATES; step++) {
+            const uint64_t first = (lo_m + q - 1) / q * q; /* the smallest and the largest multiple of q in range */
+            if (first < hi_m) candidates[n++] = first, candidates[n++] = (hi_m - 1) / q * q;
             if (mpfr_zero_p(y)) break;
-            mpfr_ui_div(y, 1, y, MPFR_RNDN); /* the next partial quotient */
+            mpfr_ui_div(y, 1, y, MPFR_RNDN); /* the next partial quotient a */
             mpfr_floor(t, y);
-            if (mpfr_cmp_d(t, 0x1p60) > 0) break;
-            const unsigned __int128 a = (unsigned __int128)mpfr_get_uj(t, MPFR_RNDZ);
             mpfr_sub(y, y, t, MPFR_RNDN);
-            /* the largest semiconvergent q_prev + j q (j <= a) in range */
-            if (q > 0 && q_prev + q < hi_m) {
-                unsigned __int128 j = (hi_m - 1 - q_prev) / q;
-                if (j > a) j = a;
-                if (j >= 1 && q_prev + j * q >= lo_m) candidates[n++] = q_prev + j * q;
-            }
-            const unsigned __int128 q_next = a * q + q_prev;
-            if (q_next >= hi_m || a == 0) break;
+            /* a q + q_prev >= 2^53 (a too large for 64 bits among them): the last level; its semiconvergents
+             * q_prev + j q, j < a, in range end in the largest one */
+            const uint64_t a_max = (hi_m - 1 - q_prev) / q; /* the largest j with q_prev + j q < 2^53 */
+            const int last = mpfr_cmp_ui(t, a_max) > 0;
+            const uint64_t a = last ? a_max : (uint64_t)mpfr_get_ui(t, MPFR_RNDZ);
+            if (a >= 1 && q_prev + a * q >= lo_m) candidates[n++] = q_prev + a * q;
+            if (last || a == 0) break;
+            const uint64_t q_next = a * q + q_prev;
             q_prev = q, q = q_next;
         }
-        /* the `keep` best: distance of m beta from the nearest integer */
-        double best_m[8] = {0}, best_d[8] = {0};
-        int kept = 0;
+        double best_m = 0.0, best_d = INFINITY;
         for (int c = 0; c < n; c++) {
-            bool seen = false;
-            for (int k = 0; k < kept; k++) seen |= best_m[k] == (double)candidates[c];
-            if (seen) continue;
-            mpfr_mul_d(dist, beta, (double)candidates[c], MPFR_RNDN); /* m < 2^53: exact as a double */
+            mpfr_mul_ui(dist, beta, candidates[c], MPFR_RNDN); /* exact: 1400 bits */
             mpfr_round(t, dist);
             mpfr_sub(dist, dist, t, MPFR_RNDN);
             const double d = fabs(mpfr_get_d(dist, MPFR_RNDN));
-            int at = kept < keep ? kept++ : keep;
-            if (at == keep && d >= best_d[keep - 1]) continue;
-            if (at == keep) at = keep - 1;
-            for (; at > 0 && best_d[at - 1] > d; at--) best_m[at] = best_m[at - 1], best_d[at] = best_d[at - 1];
-            best_m[at] = (double)candidates[c], best_d[at] = d;
+            if (d < best_d) best_d = d, best_m = (double)candidates[c];
         }
-        for (int k = 0; k < kept; k++) out[count++] = ldexp(best_m[k], e - 52);
+        out[e] = ldexp(best_m, e - 52);
     }
     mpfr_clears(beta, y, t, dist, (mpfr_ptr)0);
-    return count;
 }
 
-/* The generator's check where enumeration is cheap: in each binade 2^e, 1 <= e <= 22, the double nearest a multiple of
- * pi/2 among the roundings of all k pi/2 there is the generator's first (closest: `keep` per binade). Returns how
- * many binades disagree. */
-static int closest_checked_by_enumeration(const double *closest, int keep) {
+/* The generator's check where enumeration is cheap: in each binade 2^e, 0 <= e <= 22, the double nearest a multiple of
+ * pi/2, found among the roundings of every k pi/2 there, is the generator's. Returns how many binades disagree. */
+static int closest_checked_by_enumeration(const double closest[1024]) {
     mpfr_t pio2, v, d;
     mpfr_inits2(400, pio2, v, d, (mpfr_ptr)0);
     mpfr_const_pi(pio2, MPFR_RNDN);
     mpfr_div_2ui(pio2, pio2, 1, MPFR_RNDN);
     int disagree = 0;
-    for (int e = 1; e <= 22; e++) {
+    for (int e = 0; e <= 22; e++) {
         double best = INFINITY, best_x = 0.0;
         for (long k = (long)(ldexp(1.0, e) / 1.5707963267948966);; k++) {
             mpfr_mul_si(v, pio2, k, MPFR_RNDN);
@@ -458,9 +442,9 @@ static int closest_checked_by_enumeration(const double *closest, int keep) {
             const double distance = fabs(mpfr_get_d(d, MPFR_RNDN));
             if (distance < best) best = distance, best_x = x;
         }
-        if (closest[keep * e] != best_x) {
-            printf("the doubles nearest multiples of pi/2 in [2^%d, 2^%d): enumeration finds %a, the generator %a\n", e,
-                   e + 1, best_x, closest[keep * e]);
+        if (closest[e] != best_x) {
+            printf("the double nearest a multiple of pi/2 in [2^%d, 2^%d): enumeration finds %a, the generator %a\n", e,
+                   e + 1, best_x, closest[e]);
             disagree++;
         }
     }
@@ -495,25 +479,30 @@ int main(int argc, char **argv) {
     run("cos huge path at the cell edges next to the zeros < 2^40", COS_HUGE, 0x1p20, 0x1p40, CELL_EDGE, samples);
     run_listed("cos huge path at the double closest to a multiple of pi/2", COS_HUGE, 0, 0, UNIFORM, 0,
                near_multiples_of_pio2, 1);
-    /* the three doubles nearest multiples of pi/2 in every binade from 1 to 2^1024 (in binade order) */
-    static double closest[1024 * 3];
-    const long closest_count = closest_to_multiples_of_pio2(closest, 3);
-    long below_2p20 = 0, found_known = 0;
-    int generator_wrong = 0;
-    for (long i = 0; i < closest_count; i++) {
-        below_2p20 += closest[i] < 0x1p20;
-        found_known += closest[i] == near_multiples_of_pio2[0];
+    /* the double nearest a multiple of pi/2 in every binade from 1 to 2^1024, and its two neighbours on either side */
+    static double nearest[1024], closest[1024 * 5];
+    closest_to_multiples_of_pio2(nearest);
+    long closest_count = 0, below_2p20 = 0, found_known = 0;
+    for (int e = 0; e < 1024; e++) {
+        found_known += nearest[e] == near_multiples_of_pio2[0];
+        const double around[5] = {nextafter(nextafter(nearest[e], 0), 0), nextafter(nearest[e], 0), nearest[e],
+                                  nextafter(nearest[e], INFINITY),
+                                  nextafter(nextafter(nearest[e], INFINITY), INFINITY)};
+        for (int k = 0; k < 5; k++) {
+            closest[closest_count++] = around[k];
+            below_2p20 += around[k] < 0x1p20;
+        }
     }
     /* the generator's own checks: it finds the one known from the literature, and what enumeration finds */
+    int generator_wrong = closest_checked_by_enumeration(nearest);
     if (!found_known) {
         printf("the doubles nearest multiples of pi/2: %a is not among them; FAILED\n", near_multiples_of_pio2[0]);
         generator_wrong++;
     }
-    generator_wrong += closest_checked_by_enumeration(closest, 3);
-    run_listed("cos fast path at the 3 doubles nearest multiples of pi/2 in each binade [1, 2^20)", COS_FAST, 0, 0,
-               UNIFORM, 0, closest, below_2p20);
-    run_listed("cos huge path at the 3 doubles nearest multiples of pi/2 in each binade [2^20, 2^1024)", COS_HUGE, 0, 0,
-               UNIFORM, 0, closest + below_2p20, closest_count - below_2p20);
+    run_listed("cos fast path at the double nearest a multiple of pi/2 in each binade [1, 2^20), +-2 ulps", COS_FAST, 0,
+               0, UNIFORM, 0, closest, below_2p20);
+    run_listed("cos huge path at the double nearest a multiple of pi/2 in each binade [2^20, 2^1024), +-2 ulps",
+               COS_HUGE, 0, 0, UNIFORM, 0, closest + below_2p20, closest_count - below_2p20);
     run("cos middle phase (cos_f64_refine) [2^-27, 2^20], log-uniform", COS_REFINE, 0x1p-27, 0x1p20, LOG_UNIFORM,
         samples);
     run("cos middle phase at the cell edges next to the zeros < 2^20", COS_REFINE, 0, 0x1p20, CELL_EDGE, samples);
@@ -535,8 +524,8 @@ int main(int argc, char **argv) {
     run_fixed("cos fixed-point phase near (k + 1/2) pi < 2^20", 0, 0, 0x1p20, NEAR_ZERO, fixed_samples, NULL, 0);
     run_fixed("cos fixed-point phase at the doubles closest to multiples of pi/2", 0, 0, 0, UNIFORM, 0,
               near_multiples_of_pio2, sizeof near_multiples_of_pio2 / sizeof near_multiples_of_pio2[0]);
-    run_fixed("cos fixed-point phase at the 3 doubles nearest multiples of pi/2 in each binade", 0, 0, 0, UNIFORM, 0,
-              closest, closest_count);
+    run_fixed("cos fixed-point phase at the double nearest a multiple of pi/2 in each binade, +-2 ulps", 0, 0, 0,
+              UNIFORM, 0, closest, closest_count);
     run_fixed("asin fixed-point phase [2^-26, 1)", 1, 0x1p-26, 1.0, UNIFORM, fixed_samples, NULL, 0);
     run_fixed("asin fixed-point phase [2^-26, 2^-6], log-uniform", 1, 0x1p-26, 0x1p-6, LOG_UNIFORM, fixed_samples, NULL,
               0);

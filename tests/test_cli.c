@@ -859,18 +859,20 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     if (child == 0) _exit(0);
     assert_true(child > 0);
     assert_int_equal(waitpid(child, NULL, 0), child);
-    char host[64], dead[1024], live[1024], elsewhere[1024], fresh[1024];
+    char host[72], dead[1024], live[1024], elsewhere[1024], fresh[1024], link[1024];
     ulpb_temp_host_label(host, sizeof host);
     snprintf(dead, sizeof dead, "%s/.c.json.tmp.%s.%ld.3", path("ck"), host, (long)child);
     snprintf(live, sizeof live, "%s/.c.json.tmp.%s.%ld.3", path("ck"), host, (long)getpid());
     snprintf(elsewhere, sizeof elsewhere, "%s/.c.json.tmp.%s-other.%ld.3", path("ck"), host, (long)child);
     snprintf(fresh, sizeof fresh, "%s/.c.json.tmp.%s.%ld.4", path("ck"), host, (long)child);
+    snprintf(link, sizeof link, "%s/.c.json.tmp.%s.%ld.5", path("ck"), host, (long)child);
     const char *planted[] = {dead, live, elsewhere, fresh};
     for (int i = 0; i < 4; i++) {
         FILE *f = fopen(planted[i], "w");
         assert_non_null(f);
         fclose(f);
     }
+    assert_int_equal(symlink("c.json", link), 0); /* not a regular file: it stays */
     /* every temporary file of c.json but the fresh one made an hour old, the killed run's own among them */
     DIR *ck = opendir(path("ck"));
     assert_non_null(ck);
@@ -879,7 +881,7 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
         char name[1024];
         snprintf(name, sizeof name, "%s/%s", path("ck"), ent->d_name);
         if (strncmp(ent->d_name, ".c.json.tmp.", 12) == 0 && strcmp(name, fresh) != 0)
-            assert_int_equal(utimensat(AT_FDCWD, name, hour_ago, 0), 0);
+            assert_int_equal(utimensat(AT_FDCWD, name, hour_ago, AT_SYMLINK_NOFOLLOW), 0);
     }
     closedir(ck);
     assert_int_equal(run("accuracy --resume $D/ck/c.json --quiet"), 0);
@@ -887,7 +889,9 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     assert_int_equal(access(live, F_OK), 0);
     assert_int_equal(access(elsewhere, F_OK), 0);
     assert_int_equal(access(fresh, F_OK), 0);
-    unlink(live), unlink(elsewhere), unlink(fresh);
+    struct stat link_stat;
+    assert_int_equal(lstat(link, &link_stat), 0);
+    unlink(live), unlink(elsewhere), unlink(fresh), unlink(link);
     assert_no_temp_files_in(path("ck"));
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 1/64 --json $D/ck/whole.json --quiet"), 0);
     doc = load_json("ck/c.json");

@@ -138,8 +138,8 @@ static void narrowing_matches_mpfr(void **state) {
         /* the same value and the same sign: a zero or an infinity of the wrong sign is wrong too */
         const double f16 = ref_decode(&F16, omk_f32_to_f16(f)), bf16 = ref_decode(&BF16, omk_f32_to_bf16(f));
         const double f16_want = narrow_by_mpfr(&F16, f), bf16_want = narrow_by_mpfr(&BF16, f);
-        if (f16 != f16_want || signbit(f16) != signbit(f16_want) || bf16 != bf16_want ||
-            signbit(bf16) != signbit(bf16_want))
+        if (f16 != f16_want || !signbit(f16) != !signbit(f16_want) || bf16 != bf16_want ||
+            !signbit(bf16) != !signbit(bf16_want))
             fail_msg("0x%08x: binary16 %a (MPFR %a), bfloat16 %a (MPFR %a)", bits, f16, f16_want, bf16, bf16_want);
     }
 }
