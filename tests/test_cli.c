@@ -98,7 +98,7 @@ static void expect_usage_error(const char *args, const char *needle) {
     free(err);
 }
 
-/* Fails when a temporary file (".NAME.tmp.PID.N", or the older "NAME.tmpXXXXXX") is left in the
+/* Fails when a temporary file (".NAME.tmp.HOST.PID.N", or the older "NAME.tmpXXXXXX") is left in the
  * test directory or one of its subdirectories. */
 static void assert_no_temp_files_in(const char *dir) {
     DIR *d = opendir(dir);
