@@ -15,7 +15,7 @@
  * Each row is held to the error bound its phase relies on (path_bound): exit status 1 when a measured error exceeds
  * it, so that ctest runs it on a small sample as a check of every change to the kernels. */
 #include <errno.h>
-#include <stdint.h> /* before mpfr.h: mpfr_get_uj */
+#include <stdint.h>
 #include <mpfr.h>
 #include <omp.h>
 #include <stdio.h>
