@@ -307,18 +307,23 @@ typedef struct {
     bool exhaustive;
 } plan;
 
-int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, int shard_index, int shard_count,
-                      int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, bool ranged, int shard_index,
+                      int shard_count, int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
                       uint64_t inputs[ULPB_MAX_SAMPLERS]) {
     _Static_assert((int)SAMPLER_COUNT <= (int)ULPB_MAX_SAMPLERS, "a result holds every sampler");
     int ids[SAMPLER_COUNT];
-    const int count = samplers_for_op(op, ids);
+    const int count = ranged ? samplers_for_range(ids) : samplers_for_op(op, ids);
     uint64_t left = samples, total[SAMPLER_COUNT];
-    total[0] = sampler_special_count(dtype) < left ? sampler_special_count(dtype) : left;
-    left -= total[0];
-    const int random_samplers = count - 1;
-    for (int s = 1; s < count; s++)
-        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+    /* the specials lie outside most ranges: a ranged run draws every input at random */
+    const uint64_t specials = ranged ? 0 : sampler_special_count(dtype);
+    const int fixed = ranged ? 0 : 1;
+    if (fixed) {
+        total[0] = specials < left ? specials : left;
+        left -= total[0];
+    }
+    const int random_samplers = count - fixed;
+    for (int s = fixed; s < count; s++)
+        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - fixed) < left % (uint64_t)random_samplers);
     /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
     const uint64_t k = (uint64_t)shard_index, n = shard_count > 0 ? (uint64_t)shard_count : 1;
     for (int s = 0; s < count; s++) {
@@ -329,6 +334,7 @@ int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, int 
     return count;
 }
 
+/* A 16-bit run's bit patterns are its indices; with --range, those outside it are passed over. */
 static plan make_plan(const ulpb_check_spec *spec) {
     plan p = {0};
     if (ulpb_dtypes[spec->dtype].bytes == 2) {
@@ -338,9 +344,14 @@ static plan make_plan(const ulpb_check_spec *spec) {
         p.inputs[0] = 1u << 16;
         return p;
     }
-    p.count = ulpb_sampled_plan(spec->op, spec->dtype, spec->samples, spec->shard_index, spec->shard_count, p.sampler,
-                                p.first, p.inputs);
+    p.count = ulpb_sampled_plan(spec->op, spec->dtype, spec->samples, spec->range.given, spec->shard_index,
+                                spec->shard_count, p.sampler, p.first, p.inputs);
     return p;
+}
+
+/* Whether a 16-bit run passes over this pattern: outside --range. */
+static bool outside_range(const ulpb_check_spec *spec, uint64_t bits) {
+    return spec->range.given && !ulpb_range_holds(&spec->range, ref_decode(&ulpb_dtypes[spec->dtype].format, bits));
 }
 
 static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t total, double elapsed) {
@@ -387,6 +398,12 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         snprintf(err, err_len, "--samples must be at least 1");
         return -1;
     }
+    uint64_t range_first, range_last;
+    if (spec->range.given && !ulpb_range_keys(spec->dtype, &spec->range, &range_first, &range_last)) {
+        snprintf(err, err_len, "[%g, %g] holds no %s value", spec->range.lo, spec->range.hi,
+                 ulpb_dtypes[spec->dtype].name);
+        return -1;
+    }
     for (int r = 0; r < n_results; r++) {
         results[r].exhaustive = p.exhaustive;
         results[r].sampler_count = p.count;
@@ -413,6 +430,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
 
     uint64_t total = 0;
     for (int s = 0; s < p.count; s++) total += p.inputs[s];
+    if (p.exhaustive && spec->range.given)
+        for (uint64_t b = 0; b < p.inputs[0]; b++) total -= outside_range(spec, b);
     const int threads = ulpb_team_size(spec->threads);
     const double start = now_seconds();
     double last_progress = start, reference_seconds = 0.0;
@@ -427,7 +446,10 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
                 continue;
             }
             const uint64_t index = p.first[s] + local++;
-            bits[n] = p.exhaustive ? index : ulpb_sampler_input(p.sampler[s], spec->op, spec->dtype, spec->seed, index);
+            if (p.exhaustive && outside_range(spec, index)) continue;
+            bits[n] = p.exhaustive
+                          ? index
+                          : ulpb_sampler_input_in(p.sampler[s], spec->op, spec->dtype, &spec->range, spec->seed, index);
             slot[n++] = s;
         }
         const double t0 = now_seconds();

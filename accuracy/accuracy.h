@@ -8,7 +8,7 @@
 
 #include "registry.h"
 
-enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 8 };
+enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 10 };
 /* Histogram bins: exact (y is f(x): cos 0 = 1, asin 0 = 0), then error up to 0.5, (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
 extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
 
@@ -38,6 +38,19 @@ typedef struct {
     double reference_seconds; /* MPFR time, shared by every implementation of the group */
 } ulpb_result;
 
+/* --range LO,HI: only the inputs whose values lie in [lo, hi] (finite, lo < hi; both zeros when 0 is in it). */
+typedef struct {
+    bool given;
+    double lo, hi;
+} ulpb_input_range;
+
+/* The first and last of a dtype's values in the range, as order keys (ulpb_order_key); false when it holds none. */
+bool ulpb_range_keys(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t *first, uint64_t *last);
+/* A dtype's bit patterns in the order of their values (-0 just below +0, NaNs at both ends), and back. */
+uint64_t ulpb_order_key(ulpb_dtype_id dtype, uint64_t bits);
+uint64_t ulpb_bits_of_key(ulpb_dtype_id dtype, uint64_t key);
+bool ulpb_range_holds(const ulpb_input_range *range, double x);
+
 typedef struct {
     ulpb_op_id op;
     ulpb_dtype_id dtype;
@@ -48,6 +61,7 @@ typedef struct {
     bool progress;                /* progress on stderr */
     bool fast_reference;          /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
     int shard_index, shard_count; /* sampled runs: slice K of N of every sampler's indices (0/0: all) */
+    ulpb_input_range range;       /* not given: every input (16-bit) or the op's samplers */
 } ulpb_check_spec;
 
 /* The threads a runner uses when asked for `threads` (0: one per core, up to ULPB_THREADS_MAX, the threads the
@@ -109,14 +123,18 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
 
 /* The samplers of a sampled run of (op, dtype) with `samples` inputs, in the order its results list them, and the
  * slice [first, first + inputs) of each sampler's indices that shard K of N takes (N = 0: the whole run). Returns
- * how many samplers. ulpb_check runs this plan; merge holds shards to it. */
-int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, int shard_index, int shard_count,
-                      int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
+ * how many samplers. ranged: the --range samplers instead of the op's. ulpb_check runs this plan; merge holds shards
+ * to it. */
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, bool ranged, int shard_index,
+                      int shard_count, int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
                       uint64_t inputs[ULPB_MAX_SAMPLERS]);
 
 /* Sampler inputs, exposed for tests: the bit pattern of input `index` of a named sampler. */
 int ulpb_sampler_find(const char *name);
 uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t seed, uint64_t index);
+/* The same for a run with --range (binary32/binary64), whose range samplers draw from it; range must hold a value. */
+uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range,
+                               uint64_t seed, uint64_t index);
 const char *ulpb_sampler_name(int sampler);
 
 #endif

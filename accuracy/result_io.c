@@ -157,16 +157,20 @@ void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v) {
     cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
 }
 
+void ulpb_shortest_decimal(char *text, size_t len, double v) {
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(text, len, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) break; /* 17 digits always read back */
+    }
+}
+
 void ulpb_json_add_exact(cJSON *o, const char *key, double v) {
     if (!isfinite(v)) {
         cJSON_AddNullToObject(o, key);
         return;
     }
     char text[32];
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, v);
-        if (strtod(text, NULL) == v) break; /* 17 digits always read back */
-    }
+    ulpb_shortest_decimal(text, sizeof text, v);
     cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
 }
 
@@ -466,6 +470,13 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
         cJSON_AddNullToObject(doc, "samples");
     else
         ulpb_json_add_count(doc, "samples", run->samples);
+    if (run->range.given) {
+        cJSON *range = cJSON_AddObjectToObject(doc, "range");
+        ulpb_json_add_exact(range, "lo", run->range.lo);
+        ulpb_json_add_exact(range, "hi", run->range.hi);
+    } else {
+        cJSON_AddNullToObject(doc, "range");
+    }
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -474,6 +485,20 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON *arr = cJSON_AddArrayToObject(doc, "results");
     for (int i = 0; i < count; i++) cJSON_AddItemToArray(arr, ulpb_result_json(&results[i]));
     return doc;
+}
+
+int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len) {
+    memset(range, 0, sizeof *range);
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(doc, "range");
+    if (!item || cJSON_IsNull(item)) return 0;
+    if (!cJSON_IsObject(item) || !ulpb_json_number(cJSON_GetObjectItemCaseSensitive(item, "lo"), &range->lo) ||
+        !ulpb_json_number(cJSON_GetObjectItemCaseSensitive(item, "hi"), &range->hi) || !isfinite(range->lo) ||
+        !isfinite(range->hi) || !(range->lo < range->hi)) {
+        snprintf(err, err_len, "\"range\" is not null or {\"lo\": LO, \"hi\": HI} with finite LO < HI");
+        return -1;
+    }
+    range->given = true;
+    return 0;
 }
 
 void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
@@ -560,10 +585,20 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             snprintf(err, len, "%s has no %s: not the JSON of a sampled run with --shard", names[i], missing);
             return NULL;
         }
+        ulpb_input_range range_i, range_0;
+        char range_why[128];
+        if (ulpb_range_from_json(d, &range_i, range_why, sizeof range_why)) {
+            snprintf(err, len, "%s: %s", names[i], range_why);
+            return NULL;
+        }
+        ulpb_range_from_json(docs[0], &range_0, range_why, sizeof range_why); /* read above, when i was 0 */
+        const bool same_range = range_i.given == range_0.given &&
+                                (!range_i.given || (range_i.lo == range_0.lo && range_i.hi == range_0.hi));
         const char *what = !same_string(d, docs[0], "schema")      ? "schema"
                            : !same_string(env, env0, "ulpbench")   ? "ulpbench version"
                            : !same_number(d, docs[0], "seed")      ? "seed"
                            : !same_number(d, docs[0], "samples")   ? "sample count"
+                           : !same_range                           ? "range"
                            : !same_string(d, docs[0], "reference") ? "reference"
                                                                    : NULL;
         if (what) {
@@ -616,9 +651,11 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
             return NULL;
         }
     uint64_t samples_count, seed_value;
+    ulpb_input_range range;
     char why[128];
     if (ulpb_json_get_count(docs[0], "samples", &samples_count, why, sizeof why) ||
-        ulpb_json_get_count(docs[0], "seed", &seed_value, why, sizeof why)) {
+        ulpb_json_get_count(docs[0], "seed", &seed_value, why, sizeof why) ||
+        ulpb_range_from_json(docs[0], &range, why, sizeof why)) {
         snprintf(err, len, "%s: %s", names[0], why);
         return NULL;
     }
@@ -739,8 +776,9 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 goto done;
             }
             /* each sampler counts exactly this shard's slice of its indices, and names inputs of the dtype */
-            const int planned = ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, k,
-                                                  (int)shard_count, plan_sampler, plan_first, plan_inputs);
+            const int planned =
+                ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, range.given, k,
+                                  (int)shard_count, plan_sampler, plan_first, plan_inputs);
             if (planned != results[r].sampler_count) {
                 snprintf(err, len, "%s: result %d has %d samplers, where %s %s runs %d", names[order[k]], at,
                          results[r].sampler_count, ulpb_ops[op].name, dt->name, planned);
@@ -769,6 +807,11 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
                 goto done;
             }
+            if (range.given && shard_total.has_worst && !ulpb_range_holds(&range, shard_total.worst_input)) {
+                snprintf(err, len, "%s: result %d: its worst input %a lies outside the range [%a, %a]", names[order[k]],
+                         at, shard_total.worst_input, range.lo, range.hi);
+                goto done;
+            }
         }
         if (results[r].total.inputs > (1ull << 53)) { /* shards that add up beyond what the JSON holds exactly */
             snprintf(err, len, "the shards count more than 2^53 inputs for one result");
@@ -777,7 +820,7 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     }
     {
         const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),
-                                   0,       1,          false};
+                                   0,       1,          false,         range};
         out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
     }
 done:

@@ -20,6 +20,7 @@ typedef struct {
     /* samples 0: no row was sampled (only f16/bf16, checked on every input); JSON null. seed_unused: nothing in the
      * run drew on the seed either; JSON null. */
     bool seed_unused;
+    ulpb_input_range range; /* --range; JSON "range": {"lo", "hi"}, or null */
 } ulpb_run_info;
 
 cJSON *ulpb_environment_json(void);
@@ -27,6 +28,8 @@ cJSON *ulpb_result_json(const ulpb_result *r);
 /* The counters, worst input and histogram of one statistics block. */
 cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt);
 cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb_result *results, int count);
+/* A document's "range" (absent, as before it was recorded, or null: not given); -1 and a message when malformed. */
+int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len);
 
 /* One Markdown table per op over the given results. */
 void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count);
@@ -49,6 +52,8 @@ void ulpb_json_add_count(cJSON *o, const char *key, uint64_t v);
 /* A finite double as the shortest decimal that reads back as exactly v (cJSON's own printing would write
  * 0.5000000000000001, a misrounded result's error, as 0.5); a non-finite one as null. */
 void ulpb_json_add_exact(cJSON *o, const char *key, double v);
+/* v as the shortest decimal that reads back as exactly v (text: 32 bytes). */
+void ulpb_shortest_decimal(char *text, size_t len, double v);
 const char *ulpb_json_get_string(const cJSON *o, const char *key);
 /* A number item's value, also of the raw items ulpb_json_add_count and ulpb_json_add_exact make (a document built in
  * memory, not yet printed and parsed); 0 when item is neither. */

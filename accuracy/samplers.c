@@ -1,6 +1,7 @@
 /* Named input samplers for binary32/binary64. Each input is a pure function of (seed, sampler,
  * index), so any slice of a run can be regenerated and threads need no shared state. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "accuracy.h"
@@ -100,6 +101,64 @@ static uint64_t sample_asin_near_zero(layout l, const uint64_t r[2]) {
     return compose(l, r[1] >> 63, binade - (uint64_t)l.mant_bits + 1, r[0]);
 }
 
+uint64_t ulpb_order_key(ulpb_dtype_id dtype, uint64_t bits) {
+    const layout l = layout_of(dtype);
+    const uint64_t sign = 1ull << (l.total_bits - 1), mask = sign | (sign - 1);
+    return bits & sign ? ~bits & mask : bits | sign;
+}
+
+uint64_t ulpb_bits_of_key(ulpb_dtype_id dtype, uint64_t key) {
+    const layout l = layout_of(dtype);
+    const uint64_t sign = 1ull << (l.total_bits - 1), mask = sign | (sign - 1);
+    return key & sign ? key & ~sign : ~key & mask;
+}
+
+bool ulpb_range_holds(const ulpb_input_range *range, double x) { return x >= range->lo && x <= range->hi; }
+
+static double key_value(ulpb_dtype_id dtype, uint64_t key) {
+    return ref_decode(&ulpb_dtypes[dtype].format, ulpb_bits_of_key(dtype, key));
+}
+
+bool ulpb_range_keys(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t *first, uint64_t *last) {
+    if (!(range->lo <= range->hi)) return false;
+    if (ulpb_dtypes[dtype].bytes == 2) { /* few enough to look at every one */
+        bool found = false;
+        for (uint64_t key = 0; key < 1u << 16; key++)
+            if (ulpb_range_holds(range, key_value(dtype, key))) {
+                if (!found) *first = key;
+                *last = key;
+                found = true;
+            }
+        return found;
+    }
+    /* to nearest, then inward; a zero end takes in the other zero, which has the same value */
+    uint64_t a = ulpb_order_key(dtype, round_to_format(dtype, range->lo));
+    uint64_t b = ulpb_order_key(dtype, round_to_format(dtype, range->hi));
+    if (key_value(dtype, a) < range->lo) a++;
+    if (key_value(dtype, b) > range->hi) b--;
+    if (key_value(dtype, a) == 0 && key_value(dtype, a - 1) == 0) a--;
+    if (key_value(dtype, b) == 0 && key_value(dtype, b + 1) == 0) b++;
+    *first = a, *last = b;
+    return a <= b && isfinite(key_value(dtype, a)) && isfinite(key_value(dtype, b));
+}
+
+/* Uniform in value between the first and last of the format's values in the range (a range wider than the format's
+ * finite values would otherwise put nearly every draw at its largest one), rounded to the format. */
+static uint64_t sample_range_values(ulpb_dtype_id dtype, uint64_t first, uint64_t last, const uint64_t r[2]) {
+    const double lo = key_value(dtype, first), hi = key_value(dtype, last), u = unit_interval(r[0]), span = hi - lo;
+    /* a span beyond binary64's range (-1e308, 1e308) is taken in halves, which cannot overflow */
+    const double x = isfinite(span) ? lo + span * u : 2.0 * (0.5 * lo + (0.5 * hi - 0.5 * lo) * u);
+    const uint64_t bits = round_to_format(dtype, x);
+    const double rounded = ref_decode(&ulpb_dtypes[dtype].format, bits);
+    return !(rounded >= lo) ? ulpb_bits_of_key(dtype, first) : rounded > hi ? ulpb_bits_of_key(dtype, last) : bits;
+}
+
+/* Uniform over the format's values in [lo, hi]: every binade in it weighs by the values it holds. */
+static uint64_t sample_range_patterns(ulpb_dtype_id dtype, uint64_t first, uint64_t last, const uint64_t r[2]) {
+    const uint64_t span = last - first; /* below 2^64 - 1: a finite range holds no NaN or infinity */
+    return ulpb_bits_of_key(dtype, first + r[0] % (span + 1));
+}
+
 /* Edge values of every format, as bit patterns. */
 static int specials(layout l, uint64_t *out) {
     const uint64_t exp_max = (1ull << l.exp_bits) - 1, mant_max = (1ull << l.mant_bits) - 1;
@@ -137,6 +196,8 @@ static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_COS_NEAR_PIO2] = "cos_near_pio2",
     [SAMPLER_ASIN_NEAR_ONE] = "asin_near_one",
     [SAMPLER_ASIN_NEAR_ZERO] = "asin_near_zero",
+    [SAMPLER_RANGE_VALUES] = "range_values",
+    [SAMPLER_RANGE_PATTERNS] = "range_patterns",
 };
 
 const char *ulpb_sampler_name(int sampler) { return sampler_names[sampler]; }
@@ -167,13 +228,32 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
     return n;
 }
 
+int samplers_for_range(int out[SAMPLER_COUNT]) {
+    out[0] = SAMPLER_RANGE_VALUES;
+    out[1] = SAMPLER_RANGE_PATTERNS;
+    return 2;
+}
+
 uint64_t sampler_special_count(ulpb_dtype_id dtype) {
     uint64_t buf[64];
     return (uint64_t)specials(layout_of(dtype), buf);
 }
 
 uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uint64_t seed, uint64_t index) {
+    return ulpb_sampler_input_in(sampler, op, dtype, NULL, seed, index);
+}
+
+uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range,
+                               uint64_t seed, uint64_t index) {
     const layout l = layout_of(dtype);
+    if (sampler == SAMPLER_RANGE_VALUES || sampler == SAMPLER_RANGE_PATTERNS) {
+        uint64_t first, last;
+        if (!range || !range->given || !ulpb_range_keys(dtype, range, &first, &last)) abort(); /* a caller's bug */
+        uint64_t r[2];
+        draw(seed, sampler, index, r);
+        return sampler == SAMPLER_RANGE_VALUES ? sample_range_values(dtype, first, last, r)
+                                               : sample_range_patterns(dtype, first, last, r);
+    }
     if (sampler == SAMPLER_SPECIALS) {
         uint64_t buf[64];
         const int n = specials(l, buf);

@@ -14,11 +14,15 @@ enum {
     SAMPLER_COS_NEAR_PIO2,
     SAMPLER_ASIN_NEAR_ONE,
     SAMPLER_ASIN_NEAR_ZERO,
+    SAMPLER_RANGE_VALUES,   /* --range: uniform in value */
+    SAMPLER_RANGE_PATTERNS, /* --range: uniform over the format's values */
     SAMPLER_COUNT
 };
 
 /* The samplers run for an op, specials first; returns how many. */
 int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
+/* The samplers of a run restricted by --range; returns how many. */
+int samplers_for_range(int out[SAMPLER_COUNT]);
 uint64_t sampler_special_count(ulpb_dtype_id dtype);
 
 #endif

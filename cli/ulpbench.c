@@ -367,6 +367,8 @@ typedef struct {
     bool checkpoint_given;
     ulpb_gate_limits gate;
     bool max_ulp_given[ULPB_DTYPE_COUNT];
+    ulpb_input_range range; /* accuracy --range */
+    const char *range_text;
 } accuracy_options;
 
 /* DTYPE=VALUE for --max-ulp / --max-misrounded. */
@@ -431,7 +433,8 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
                                               .progress = !o->quiet,
                                               .fast_reference = o->reference_given && !o->mpfr_reference,
                                               .shard_index = o->shard_given ? o->shard_index : 0,
-                                              .shard_count = o->shard_given ? o->shard_count : 1};
+                                              .shard_count = o->shard_given ? o->shard_count : 1,
+                                              .range = o->range};
                 char err[256];
                 const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
                 if (n < 0) return fail(sub, "%s", err);
@@ -553,17 +556,29 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
         fprintf(f, "Seed: %llu, samples per (op, dtype) for f32/f64: %llu; ", run->seed, run->samples);
     else if (!run->seed_unused)
         fprintf(f, "Seed (of the bench inputs): %llu; ", run->seed);
-    fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n",
-            strcmp(run->reference, "fast") == 0
-                ? "fast for f32/f64 (binary64 / long double with a rounding test, MPFR when undecided; each worst "
-                  "input measured again with MPFR), MPFR for f16/bf16"
-                : "MPFR");
+    const char *reference = strcmp(run->reference, "fast") == 0
+                                ? "fast for f32/f64 (binary64 / long double with a rounding test, MPFR when undecided; "
+                                  "each worst input measured again with MPFR), MPFR for f16/bf16"
+                                : "MPFR";
+    if (run->range.given) {
+        char lo[32], hi[32];
+        ulpb_shortest_decimal(lo, sizeof lo, run->range.lo);
+        ulpb_shortest_decimal(hi, sizeof hi, run->range.hi);
+        fprintf(f,
+                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: half uniform in value, half "
+                "uniform over the format's values). Reference: %s.\n",
+                run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
+    } else {
+        fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);
+    }
     environment_line(f);
     ulpb_results_markdown(f, results, count);
     if (gate_text) fprintf(f, "\n%s", gate_text);
     fclose(f);
     return buf;
 }
+
+static int parse_range(const char *text, double *lo, double *hi);
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
     enum {
@@ -576,7 +591,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         OPT_REFERENCE,
         OPT_RESUME,
         OPT_MAX_CHUNKS,
-        OPT_CHECKPOINT
+        OPT_CHECKPOINT,
+        OPT_RANGE
     };
     /* each command its own table, so that an abbreviation or an unknown option is judged against its options alone
      * ("accuracy --o" is --op, "report --e" is unknown) */
@@ -594,6 +610,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                                                   {"resume", required_argument, 0, OPT_RESUME},
                                                   {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
                                                   {"checkpoint", required_argument, 0, OPT_CHECKPOINT},
+                                                  {"range", required_argument, 0, OPT_RANGE},
                                                   {0, 0, 0, 0}};
     static const struct option report_opts[] = {ULPB_SAMPLING_OPTIONS,
                                                 {"max-ulp", required_argument, 0, OPT_MAX_ULP},
@@ -664,6 +681,12 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             break;
         case OPT_NO_BENCH:
             o->no_bench = true;
+            break;
+        case OPT_RANGE:
+            if (parse_range(optarg, &o->range.lo, &o->range.hi))
+                return fail(sub, "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            o->range.given = true;
+            o->range_text = optarg;
             break;
         case OPT_MAX_ULP: {
             double v;
@@ -1301,7 +1324,6 @@ static int cmd_targets(int argc, char **argv) {
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
 enum { RANGE_TEXT_MAX = 120 };
-static int parse_range(const char *text, double *lo, double *hi);
 
 /* The largest binary32 input in the domain of op: asin's is [-1, 1], cos takes every finite number. */
 static double binary32_domain_max(ulpb_op_id op) {
@@ -1450,7 +1472,7 @@ static int cmd_accuracy(int argc, char **argv) {
         printf(
             "usage: ulpbench accuracy --op {%s|all} --dtype {%s|all} [--impl NAME[,NAME...]|all]\n"
             "                        [--samples N] [--seed S] [--threads N] [--json FILE] [--markdown FILE] [--quiet]\n"
-            "                        [--reference mpfr|fast] [--shard K/N]\n\n"
+            "                        [--reference mpfr|fast] [--shard K/N] [--range LO,HI]\n\n"
             "Checks each implementation (or those --impl names, in its order) against the correctly rounded MPFR\n"
             "reference. f16/bf16: all 65,536\n"
             "inputs. f32/f64: N inputs (default %llu) split over named samplers (specials, uniform_bits,\n"
@@ -1461,7 +1483,9 @@ static int cmd_accuracy(int argc, char **argv) {
             "--reference fast (f32/f64): long double (f64) or binary64 (f32) glibc values with a rounding test\n"
             "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
             "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
-            "K of N of every sampler's indices; ulpbench merge combines the shards.\n\n"
+            "K of N of every sampler's indices; ulpbench merge combines the shards. --range LO,HI: only the inputs\n"
+            "in [LO, HI]: every one for f16/bf16; for f32/f64 N inputs, half uniform in value (range_values), half\n"
+            "uniform over the format's values in it (range_patterns), in place of the samplers above.\n\n"
             "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
             "                        [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
@@ -1479,6 +1503,11 @@ static int cmd_accuracy(int argc, char **argv) {
         if (o.samples_given || o.seed_given)
             return fail("accuracy", "%s checks every binary32 input: --samples and --seed do not apply",
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
+        if (o.range.given)
+            return fail("accuracy",
+                        "--range goes with sampled runs and f16/bf16, not %s (every binary32 input); "
+                        "ulpbench hard-cases --range searches a binary32 range",
+                        o.exhaustive ? "--exhaustive" : "--resume");
         if (o.dtype_mask && o.dtype_mask != (1u << ULPB_DTYPE_f32))
             return fail("accuracy", "%s is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)",
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
@@ -1493,6 +1522,11 @@ static int cmd_accuracy(int argc, char **argv) {
     if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
     if (check_sampling_options("accuracy", &o, false)) return EXIT_USAGE;
+    for (int d = 0; d < ULPB_DTYPE_COUNT && o.range.given; d++) {
+        uint64_t first, last;
+        if ((o.dtype_mask & (1u << d)) && !ulpb_range_keys((ulpb_dtype_id)d, &o.range, &first, &last))
+            return fail("accuracy", "--range %s holds no %s value", o.range_text, ulpb_dtypes[d].name);
+    }
     const char *const outputs[] = {o.json_path, o.markdown_path};
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -1505,7 +1539,8 @@ static int cmd_accuracy(int argc, char **argv) {
                                    o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
                                    o.shard_given ? o.shard_index : 0,
                                    o.shard_given ? o.shard_count : 1,
-                                   !selects_sampled_rows(&o)};
+                                   !selects_sampled_rows(&o),
+                                   o.range};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
         status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md, false);
@@ -1851,7 +1886,7 @@ static int report_into_dir(accuracy_options *o) {
 
     /* the seed also draws the quick bench's inputs */
     const ulpb_run_info run = {g_command, o->seed, selects_sampled_rows(o) ? o->samples : 0, "mpfr",
-                               0,         1,       !selects_sampled_rows(o) && o->no_bench};
+                               0,         1,       !selects_sampled_rows(o) && o->no_bench,  o->range};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);

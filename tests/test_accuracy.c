@@ -29,7 +29,7 @@ static ulpb_result run_with(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype
                             bool fast_reference) {
     ulpb_result r[4];
     char err[256];
-    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, fast_reference, 0, 1};
+    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, fast_reference, 0, 1, {0}};
     const int n = ulpb_check(&spec, r, 4, err, sizeof err);
     if (n != 1) fail_msg("ulpb_check: %s", n < 0 ? err : "expected one result");
     return r[0];
@@ -128,6 +128,125 @@ static void fast_reference_agrees_with_mpfr(void **state) {
 static int compare_u64(const void *a, const void *b) {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
+}
+
+static double value_of(ulpb_dtype_id dtype, uint64_t bits) { return ref_decode(&ulpb_dtypes[dtype].format, bits); }
+
+/* --range: the ends are the formats' first and last values in it (both zeros where 0 is), and both range samplers draw
+ * only from it, reproducibly, one by value and one by the format's values (so that small binades are reached). */
+static void range_samplers_draw_only_from_the_range(void **state) {
+    (void)state;
+    const struct {
+        ulpb_dtype_id dtype;
+        double lo, hi;
+        uint64_t count; /* of the format's values in [lo, hi]; 0: none */
+    } ends[] = {
+        {ULPB_DTYPE_f32, 0.5, 0.75, (1u << 22) + 1},
+        {ULPB_DTYPE_f64, 0.5, 0.75, (1ull << 51) + 1},
+        {ULPB_DTYPE_f16, 0.5, 0.75, 513},
+        {ULPB_DTYPE_bf16, 0.5, 0.75, 65},
+        {ULPB_DTYPE_f32, -0x1p-149, 0x1p-149, 4}, /* -2^-149, -0, +0, 2^-149 */
+        {ULPB_DTYPE_f32, 0.0, 0x1p-148, 4},       /* -0, +0, 2^-149, 2^-148 */
+        {ULPB_DTYPE_f32, -0x1p-148, -0.0, 4},
+        {ULPB_DTYPE_f32, 0x1.000001p0, 0x1.000005p0, 2},    /* inward from ends between binary32 values */
+        {ULPB_DTYPE_f32, -1e300, 1e300, 2 * 0x7f800000ull}, /* every finite binary32 value */
+        {ULPB_DTYPE_f64, -DBL_MAX, DBL_MAX, 2 * 0x7ff0000000000000ull},
+        {ULPB_DTYPE_f32, 1e39, 2e39, 0},
+        {ULPB_DTYPE_f16, 70000, 80000, 0},
+        {ULPB_DTYPE_bf16, 0x1.2p-133, 0x1.cp-133,
+         0}, /* between bfloat16's two smallest subnormals, 2^-133 and 2^-132 */
+        {ULPB_DTYPE_f32, 0x1.0000002p0, 0x1.0000003p0, 0},
+    };
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        const ulpb_input_range range = {true, ends[i].lo, ends[i].hi};
+        uint64_t first, last;
+        const bool holds = ulpb_range_keys(ends[i].dtype, &range, &first, &last);
+        if (holds != (ends[i].count != 0) || (holds && last - first + 1 != ends[i].count))
+            fail_msg("[%a, %a] in %s: %s %llu values, expected %llu", ends[i].lo, ends[i].hi,
+                     ulpb_dtypes[ends[i].dtype].name, holds ? "holds" : "holds no",
+                     (unsigned long long)(last - first + 1), (unsigned long long)ends[i].count);
+        if (!holds) continue;
+        /* the ends lie inside, and the values just beyond them outside */
+        const double a = value_of(ends[i].dtype, ulpb_bits_of_key(ends[i].dtype, first)),
+                     b = value_of(ends[i].dtype, ulpb_bits_of_key(ends[i].dtype, last)),
+                     below = value_of(ends[i].dtype, ulpb_bits_of_key(ends[i].dtype, first - 1)),
+                     above = value_of(ends[i].dtype, ulpb_bits_of_key(ends[i].dtype, last + 1));
+        assert_true(ulpb_range_holds(&range, a) && ulpb_range_holds(&range, b));
+        assert_false(ulpb_range_holds(&range, below) || ulpb_range_holds(&range, above));
+    }
+    /* a 16-bit count agrees with looking at every pattern */
+    const ulpb_input_range small = {true, -1e-3, 1e-3};
+    uint64_t first, last, inside = 0;
+    for (uint32_t bits = 0; bits < 1u << 16; bits++) inside += ulpb_range_holds(&small, value_of(ULPB_DTYPE_f16, bits));
+    assert_true(ulpb_range_keys(ULPB_DTYPE_f16, &small, &first, &last));
+    assert_int_equal(last - first + 1, inside);
+
+    const int by_value = ulpb_sampler_find("range_values"), by_pattern = ulpb_sampler_find("range_patterns");
+    assert_true(by_value >= 0 && by_pattern >= 0);
+    const struct {
+        double lo, hi;
+    } ranges[] = {{0.5, 0.75}, {-3, 1e4}, {-1e308, 1e308}, {1e-30, 1}, {-0x1p-149, 0x1p-149}};
+    for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++)
+        for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+            enum { DRAWS = 4000 };
+            const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
+            const ulpb_input_range range = {true, ranges[r].lo, ranges[r].hi};
+            const bool tiny = r == 4;
+            int small_by_value = 0, small_by_pattern = 0, changed = 0, seen[4] = {0};
+            for (uint64_t i = 0; i < DRAWS; i++)
+                for (int which = 0; which < 2; which++) {
+                    const int sampler = which ? by_pattern : by_value;
+                    const uint64_t bits = ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i);
+                    assert_true(bits == ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i));
+                    changed += bits != ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 8, i);
+                    const double x = value_of(dtype, bits);
+                    if (!ulpb_range_holds(&range, x))
+                        fail_msg("%s %s drew %a outside [%a, %a]", ulpb_sampler_name(sampler), ulpb_dtypes[d].name, x,
+                                 range.lo, range.hi);
+                    if (which)
+                        small_by_pattern += fabs(x) < 1e-3;
+                    else
+                        small_by_value += fabs(x) < 1e-3;
+                    if (tiny && which && d == ULPB_DTYPE_f32)
+                        seen[ulpb_order_key(dtype, bits) - 0x7ffffffeu]++; /* -2^-149 first */
+                }
+            if (!(tiny && d == ULPB_DTYPE_f32) && changed < 2 * DRAWS * 9 / 10)
+                fail_msg("range samplers, %s [%a, %a]: %d of %d draws change with the seed", ulpb_dtypes[d].name,
+                         range.lo, range.hi, changed, 2 * DRAWS);
+            for (int k = 0; k < 4 && tiny && d == ULPB_DTYPE_f32; k++) /* by pattern: -2^-149, -0, +0, 2^-149 */
+                if (seen[k] == 0) fail_msg("range_patterns f32 [-2^-149, 2^-149]: value %d of 4 never drawn", k);
+            if (r == 3) { /* [1e-30, 1]: by value nearly all above 1e-3, by pattern most below it (binades) */
+                assert_true(small_by_value < DRAWS / 100);
+                assert_true(small_by_pattern > DRAWS * 3 / 4);
+            }
+        }
+}
+
+/* A run with --range checks the range's inputs alone: every 16-bit one, or the two range samplers' draws. */
+static void ranged_check_counts_only_the_range(void **state) {
+    (void)state;
+    ulpb_result r[4];
+    char err[256];
+    ulpb_check_spec spec = {ULPB_OP_asin,     ULPB_DTYPE_f16, 0, TEST_SEED, "omk", 0, false, false, 0, 1,
+                            {true, 0.5, 0.75}};
+    assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), 1);
+    assert_int_equal(r[0].total.inputs, 513); /* 2^9 + 1 values of binary16's binade [1/2, 1) */
+    assert_int_equal(r[0].total.correctly_rounded, 513);
+    assert_true(ulpb_range_holds(&spec.range, r[0].total.worst_input));
+    spec.dtype = ULPB_DTYPE_f32;
+    spec.samples = 1001;
+    spec.range = (ulpb_input_range){true, 0.9, 1.0};
+    assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), 1);
+    assert_int_equal(r[0].sampler_count, 2);
+    assert_string_equal(r[0].sampler_names[0], "range_values");
+    assert_string_equal(r[0].sampler_names[1], "range_patterns");
+    assert_int_equal(r[0].per_sampler[0].inputs, 501);
+    assert_int_equal(r[0].per_sampler[1].inputs, 500);
+    assert_int_equal(r[0].total.correctly_rounded, 1001);
+    assert_true(ulpb_range_holds(&spec.range, r[0].total.worst_input));
+    spec.range = (ulpb_input_range){true, 1e39, 2e39};
+    assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "holds no f32 value"));
 }
 
 static void samplers_are_reproducible(void **state) {
@@ -590,6 +709,8 @@ int main(void) {
         cmocka_unit_test(sampled_meets_gate),
         cmocka_unit_test(ruler_catches_double_rounding),
         cmocka_unit_test(samplers_are_reproducible),
+        cmocka_unit_test(range_samplers_draw_only_from_the_range),
+        cmocka_unit_test(ranged_check_counts_only_the_range),
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),

@@ -716,6 +716,79 @@ static void sampled_shards_merge(void **state) {
     expect_usage_error("merge $D/whole.json $D/s0.json", "whole.json is of 1 shards");
 }
 
+/* accuracy --range: the JSON records the range, every result's worst input lies in it, ranged shards merge into the
+ * whole run, and shards of different ranges (or none) do not merge. */
+static void ranged_runs_merge_and_record_their_range(void **state) {
+    (void)state;
+    static const char common[] = "accuracy --op asin --impl omk,glibc --samples 3001 --range 0.9,1";
+    char args[256];
+    snprintf(args, sizeof args, "%s --dtype all --quiet --json $D/rw.json --markdown $D/rw.md", common);
+    assert_int_equal(run(args), 0);
+    expect_text_in("rw.md", "inputs in [0.9, 1] only (--range");
+    cJSON *whole = load_json("rw.json");
+    const cJSON *range = cJSON_GetObjectItem(whole, "range");
+    assert_true(cJSON_IsObject(range));
+    assert_true(cJSON_GetObjectItem(range, "lo")->valuedouble == 0.9);
+    assert_true(cJSON_GetObjectItem(range, "hi")->valuedouble == 1.0);
+    const cJSON *result;
+    int f16_rows = 0;
+    cJSON_ArrayForEach(result, cJSON_GetObjectItem(whole, "results")) {
+        const char *input = string_of(cJSON_GetObjectItem(result, "worst"), "input");
+        const double x = strtod(input, NULL);
+        if (!(x >= 0.9 && x <= 1.0))
+            fail_msg("%s: worst input %s lies outside [0.9, 1]", string_of(result, "impl"), input);
+        if (strcmp(string_of(result, "dtype"), "f16") == 0) { /* binary16 from 0x3b33 (0.89990234375 is below) */
+            assert_int_equal(cJSON_GetObjectItem(result, "inputs")->valueint, 0x3c00 - 0x3b34 + 1);
+            f16_rows++;
+        }
+    }
+    assert_int_equal(f16_rows, 2);
+    cJSON_Delete(whole);
+    /* f64 only: shards split sampled rows */
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "%s --dtype f64 --shard %d/3 --quiet --json $D/rs%d.json", common, k, k);
+        assert_int_equal(run(args), 0);
+    }
+    snprintf(args, sizeof args, "%s --dtype f64 --quiet --json $D/rw64.json", common);
+    assert_int_equal(run(args), 0);
+    assert_int_equal(run("merge -o $D/rm.json $D/rs1.json $D/rs0.json $D/rs2.json"), 0);
+    cJSON *one = load_json("rw64.json"), *merged = load_json("rm.json");
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(one, "range"), cJSON_GetObjectItem(merged, "range"), true));
+    for (int r = 0; r < 2; r++) {
+        const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), r),
+                    *y = cJSON_GetArrayItem(cJSON_GetObjectItem(merged, "results"), r);
+        static const char *const keys[] = {"inputs", "misrounded", "max_ulp", "worst", "histogram"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (!cJSON_Compare(cJSON_GetObjectItem(x, keys[i]), cJSON_GetObjectItem(y, keys[i]), true))
+                fail_msg("ranged shards merged differ from the whole run in \"%s\"", keys[i]);
+    }
+    cJSON_Delete(one), cJSON_Delete(merged);
+    /* a shard of another range, or of none, is not part of this run */
+    assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk,glibc --samples 3001 --range 0.9,0.99 --shard 2/3 "
+                         "--quiet --json $D/rs2other.json"),
+                     0);
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2other.json", "have different range");
+    assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk,glibc --samples 3001 --shard 2/3 --quiet --json "
+                         "$D/rs2none.json"),
+                     0);
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2none.json", "have different range");
+    /* a range edited in every shard, which the inputs do not fit, is refused, not merged */
+    for (int k = 0; k < 3; k++) {
+        char from[16], to[24];
+        snprintf(from, sizeof from, "rs%d.json", k);
+        snprintf(to, sizeof to, "rs%dedit.json", k);
+        cJSON *doc = load_json(from), *moved = cJSON_GetObjectItem(doc, "range");
+        cJSON_ReplaceItemInObject(moved, "lo", cJSON_CreateNumber(2));
+        cJSON_ReplaceItemInObject(moved, "hi", cJSON_CreateNumber(3));
+        save_json(doc, to);
+    }
+    expect_usage_error("merge $D/rs0edit.json $D/rs1edit.json $D/rs2edit.json", "lies outside the range");
+    cJSON *edited = load_json("rs2.json");
+    cJSON_ReplaceItemInObject(edited, "range", cJSON_CreateString("0.9,1"));
+    save_json(edited, "rs2bad.json");
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2bad.json", "\"range\" is not null or");
+}
+
 static void report_gates(void **state) {
     (void)state;
     assert_int_equal(run("report --samples 3000 --quiet --output-dir $D"), 0);
@@ -1370,6 +1443,12 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --s 10", "ambiguous option '--s' (--samples, --seed, --shard; try --help)"},
         {"bench --r=3", "ambiguous option '--r' (--rounds, --range; try --help)"},
         {"report --shard 0/2", "unknown option '--shard'"},
+        {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite numbers with LO < HI"},
+        {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
+        {"accuracy --op cos --dtype f32 --exhaustive --range 0,1", "--range goes with sampled runs and f16/bf16"},
+        {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value"},
+        {"accuracy --op cos --dtype f32 --range 1e39,2e39", "holds no f32 value"},
+        {"report --range 0,1", "unknown option '--range'"},
         /* each command's abbreviations among its own options: the other command's make none unknown or ambiguous */
         {"report --e", "unknown option '--e'"},
         {"accuracy --ou x", "unknown option '--ou'"},
@@ -2820,6 +2899,7 @@ int main(void) {
         cmocka_unit_test(eval_rejects_bad_input),
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(sampled_shards_merge),
+        cmocka_unit_test(ranged_runs_merge_and_record_their_range),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
         cmocka_unit_test(exhaustive_checkpoint_survives_a_kill),
         cmocka_unit_test(named_baseline_is_skipped),
