@@ -367,8 +367,10 @@ typedef struct {
     bool checkpoint_given;
     ulpb_gate_limits gate;
     bool max_ulp_given[ULPB_DTYPE_COUNT];
-    ulpb_input_range range; /* accuracy --range */
+    ulpb_input_range range; /* accuracy and report --range */
     const char *range_text;
+    const ulpb_input_set *bench_sets; /* report --range: its throughput's input sets (NULL: the registry's) */
+    size_t bench_set_count;
 } accuracy_options;
 
 /* DTYPE=VALUE for --max-ulp / --max-misrounded. */
@@ -399,6 +401,16 @@ static int check_sampling_options(const char *sub, const accuracy_options *o, bo
                     is_report && o->seed_given && !o->samples_given
                         ? "; report's --seed also draws the bench inputs, which --no-bench leaves out"
                         : "");
+    return 0;
+}
+
+/* --range must hold a value of every selected dtype: 0, or a usage error's status after its message. */
+static int check_range_holds(const char *sub, const accuracy_options *o) {
+    for (int d = 0; d < ULPB_DTYPE_COUNT && o->range.given; d++) {
+        uint64_t first, last;
+        if ((o->dtype_mask & (1u << d)) && !ulpb_range_keys((ulpb_dtype_id)d, &o->range, &first, &last))
+            return fail(sub, "--range %s holds no %s value", o->range_text, ulpb_dtypes[d].name);
+    }
     return 0;
 }
 
@@ -579,6 +591,7 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
 }
 
 static int parse_range(const char *text, double *lo, double *hi);
+enum { RANGE_TEXT_MAX = 120 }; /* a --range labels bench columns and hard-cases headers as given */
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
     enum {
@@ -617,6 +630,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                                                 {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
                                                 {"output-dir", required_argument, 0, OPT_OUTDIR},
                                                 {"no-bench", no_argument, 0, OPT_NO_BENCH},
+                                                {"range", required_argument, 0, OPT_RANGE},
                                                 {0, 0, 0, 0}};
 #undef ULPB_SAMPLING_OPTIONS
     const struct option *opts = report ? report_opts : accuracy_opts;
@@ -685,6 +699,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         case OPT_RANGE:
             if (parse_range(optarg, &o->range.lo, &o->range.hi))
                 return fail(sub, "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            if (report && strlen(optarg) > RANGE_TEXT_MAX) /* it labels the throughput's columns as given */
+                return fail(sub, "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             o->range.given = true;
             o->range_text = optarg;
             break;
@@ -1323,8 +1339,6 @@ static int cmd_targets(int argc, char **argv) {
 
 /* ---- hard-cases ---------------------------------------------------------------------------- */
 
-enum { RANGE_TEXT_MAX = 120 };
-
 /* The largest binary32 input in the domain of op: asin's is [-1, 1], cos takes every finite number. */
 static double binary32_domain_max(ulpb_op_id op) {
     switch (op) { /* no default: a new op must give its domain (-Wswitch) */
@@ -1522,11 +1536,7 @@ static int cmd_accuracy(int argc, char **argv) {
     if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
         return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
     if (check_sampling_options("accuracy", &o, false)) return EXIT_USAGE;
-    for (int d = 0; d < ULPB_DTYPE_COUNT && o.range.given; d++) {
-        uint64_t first, last;
-        if ((o.dtype_mask & (1u << d)) && !ulpb_range_keys((ulpb_dtype_id)d, &o.range, &first, &last))
-            return fail("accuracy", "--range %s holds no %s value", o.range_text, ulpb_dtypes[d].name);
-    }
+    if (check_range_holds("accuracy", &o)) return EXIT_USAGE;
     const char *const outputs[] = {o.json_path, o.markdown_path};
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
@@ -1613,6 +1623,48 @@ static double dtype_max_finite(const ulpb_dtype *dt) {
 static bool range_collapses(double lo, double hi, ulpb_dtype_id dtype) {
     uint64_t lo_bits, hi_bits;
     return !ulpb_bench_range_ends(lo, hi, dtype, &lo_bits, &hi_bits);
+}
+
+/* --range LO,HI as the input sets of the selected ops (in static storage), once it suits every selected dtype: inside
+ * its finite range, with two of its values at least; 0, or -1 after a usage error's message. */
+static int bench_range_sets(const char *sub, ulpb_bench_spec *spec, double range_lo, double range_hi,
+                            const char *range_text) {
+    static ulpb_input_set range_sets[ULPB_OP_COUNT];
+    static char range_label[RANGE_TEXT_MAX + 8];
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
+        const double max = dtype_max_finite(&ulpb_dtypes[d]);
+        if ((spec->dtype_mask & (1u << d)) && fmax(fabs(range_lo), fabs(range_hi)) > max) {
+            fail(sub, "--range %g,%g leaves %s's finite range (largest %g); choose --dtype%s", range_lo, range_hi,
+                 ulpb_dtypes[d].name, max, strcmp(sub, "report") == 0 ? " or --no-bench" : "");
+            return -1;
+        }
+        if ((spec->dtype_mask & (1u << d)) && range_collapses(range_lo, range_hi, (ulpb_dtype_id)d)) {
+            fail(sub, "--range %s holds fewer than two %s values: its inputs would be one value, or lie outside it",
+                 range_text, ulpb_dtypes[d].name);
+            return -1;
+        }
+    }
+    /* the bounds as given: %g would print --range 1,1.0000001 as [1, 1] */
+    const char *comma = strchr(range_text, ',');
+    snprintf(range_label, sizeof range_label, "[%.*s, %s]", (int)(comma - range_text), range_text, comma + 1);
+    /* allowed, for timing asin's NaN path (bench/TUNING.md does), but said: its rows are no asin throughput */
+    static char outside_label[RANGE_TEXT_MAX + 48];
+    const bool outside_asin = range_lo >= 1 || range_hi <= -1; /* [1, 2] holds one input of it, 1 */
+    snprintf(outside_label, sizeof outside_label, "%s (outside asin's domain)", range_label);
+    spec->input_set_count = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++)
+        if (spec->op_mask & (1u << op)) {
+            const bool outside = op == ULPB_OP_asin && outside_asin;
+            if (outside)
+                fprintf(stderr,
+                        "ulpbench %s: note: --range %s holds no input inside asin's domain (-1, 1); asin's rows time "
+                        "its NaN results\n",
+                        sub, range_text);
+            range_sets[spec->input_set_count++] =
+                (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi, outside ? outside_label : range_label};
+        }
+    spec->input_sets = range_sets;
+    return 0;
 }
 
 static int cmd_bench(int argc, char **argv) {
@@ -1744,40 +1796,7 @@ static int cmd_bench(int argc, char **argv) {
                 spec.sizes[spec.size_count++] = ulpb_bench_default_sizes[i];
     }
     spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
-    static ulpb_input_set range_sets[ULPB_OP_COUNT];
-    static char range_label[RANGE_TEXT_MAX + 8];
-    if (range_given) {
-        for (int d = 0; d < ULPB_DTYPE_COUNT; d++) {
-            const double max = dtype_max_finite(&ulpb_dtypes[d]);
-            if ((spec.dtype_mask & (1u << d)) && fmax(fabs(range_lo), fabs(range_hi)) > max)
-                return fail("bench", "--range %g,%g leaves %s's finite range (largest %g); choose --dtype", range_lo,
-                            range_hi, ulpb_dtypes[d].name, max);
-            if ((spec.dtype_mask & (1u << d)) && range_collapses(range_lo, range_hi, (ulpb_dtype_id)d))
-                return fail(
-                    "bench",
-                    "--range %s holds fewer than two %s values: its inputs would be one value, or lie outside it",
-                    range_text, ulpb_dtypes[d].name);
-        }
-        /* the bounds as given: %g would print --range 1,1.0000001 as [1, 1] */
-        const char *comma = strchr(range_text, ',');
-        snprintf(range_label, sizeof range_label, "[%.*s, %s]", (int)(comma - range_text), range_text, comma + 1);
-        /* allowed, for timing asin's NaN path (bench/TUNING.md does), but said: its rows are no asin throughput */
-        static char outside_label[RANGE_TEXT_MAX + 48];
-        const bool outside_asin = range_lo >= 1 || range_hi <= -1; /* [1, 2] holds one input of it, 1 */
-        snprintf(outside_label, sizeof outside_label, "%s (outside asin's domain)", range_label);
-        for (int op = 0; op < ULPB_OP_COUNT; op++)
-            if (spec.op_mask & (1u << op)) {
-                const bool outside = op == ULPB_OP_asin && outside_asin;
-                if (outside)
-                    fprintf(stderr,
-                            "ulpbench bench: note: --range %s holds no input inside asin's domain (-1, 1); asin's "
-                            "rows time its NaN results\n",
-                            range_text);
-                range_sets[spec.input_set_count++] = (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi,
-                                                                      outside ? outside_label : range_label};
-            }
-        spec.input_sets = range_sets;
-    }
+    if (range_given && bench_range_sets("bench", &spec, range_lo, range_hi, range_text)) return EXIT_USAGE;
     const char *const outputs[] = {json_path, md_path};
     if (check_outputs("bench", outputs, 2)) return EXIT_USAGE;
     char *md;
@@ -1897,7 +1916,9 @@ static int report_into_dir(accuracy_options *o) {
                                 .size_count = 1,
                                 .rounds = QUICK_BENCH_ROUNDS,
                                 .seed = o->seed,
-                                .progress = !o->quiet};
+                                .progress = !o->quiet,
+                                .input_sets = o->bench_sets,
+                                .input_set_count = o->bench_set_count};
         for (int k = 0; k < o->impl_count; k++) spec.impls[spec.impl_count++] = o->impls[k];
         char *bench_md;
         cJSON *throughput;
@@ -1923,7 +1944,10 @@ static int report_into_dir(accuracy_options *o) {
         const char *names[1] = {json_path};
         ulpb_targets_summary summary;
         const ulpb_targets_options options = {0};
-        if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err)) fprintf(tf, "%s.\n", err);
+        if (o->range.given)
+            fputs("None is checked: the targets are set on the registry's input sets, and --range timed others.\n", tf);
+        else if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err))
+            fprintf(tf, "%s.\n", err);
         fclose(tf);
         char *joined = malloc(strlen(md) + strlen(bench_md) + strlen(targets_md) + 3);
         if (joined) sprintf(joined, "%s\n%s\n%s", md, bench_md, targets_md);
@@ -1950,7 +1974,7 @@ static int cmd_report(int argc, char **argv) {
     if (rc < 0) {
         printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"
                "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
-               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n\n"
+               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet] [--range LO,HI]\n\n"
                "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
                "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
                "the Markdown tables and writes DIR/report.json and DIR/report.md (DIR is made if its parent\n"
@@ -1962,14 +1986,22 @@ static int cmd_report(int argc, char **argv) {
                "Exit status 1 when a production kernel or one of ULPB_LIBRARIES fails the gate; peers never do.\n"
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
                "\"throughput\", Google Benchmark JSON), whose inputs the seed draws too; timing never affects the\n"
-               "gate. --no-bench skips them.\n",
+               "gate. --no-bench skips them. --range LO,HI: only inputs in [LO, HI], as 'ulpbench accuracy\n"
+               "--range' checks them and 'ulpbench bench --range' times them (which needs the range inside every\n"
+               "selected dtype's finite values).\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    if (check_sampling_options("report", &o, true)) return EXIT_USAGE;
+    if (check_sampling_options("report", &o, true) || check_range_holds("report", &o)) return EXIT_USAGE;
+    if (o.range.given && !o.no_bench) { /* checked before the accuracy run, which takes minutes */
+        ulpb_bench_spec range_spec = {.op_mask = o.op_mask, .dtype_mask = o.dtype_mask};
+        if (bench_range_sets("report", &range_spec, o.range.lo, o.range.hi, o.range_text)) return EXIT_USAGE;
+        o.bench_sets = range_spec.input_sets;
+        o.bench_set_count = range_spec.input_set_count;
+    }
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
         if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
             return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 165 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 167 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -49,8 +49,9 @@ a symbolic link removed in their place) fail test_cli, 160 (the bfloat16 peers' 
 test_peers, and 157 (the double nearest a multiple of pi/2 found without the semiconvergents) f64_rounding_margin, by
 hand; 161-165, planted with accuracy --range on 2026-12-06, by hand: 161 (a zero end without the other zero) and 162
 (range_patterns never drawing the last value) fail test_accuracy, 163 (a 16-bit run checking inputs outside the
-range) test_accuracy and test_cli, 164 (merge joining shards of different ranges) and 165 (a worst input outside the
-range merged) test_cli):
+range) test_accuracy and test_cli, 164 (merge joining shards of different ranges), 165 (a worst input outside the
+range merged), 166 (report --range timing the registry's input sets) and 167 (report --range checking the targets)
+test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -557,6 +558,10 @@ MUTANTS = [
     ("merge takes a ranged result whose worst input lies outside its range",
      "accuracy/result_io.c",
      "if (range.given && shard_total.has_worst && !ulpb_range_holds(&range, shard_total.worst_input)) {", "if (0) {"),
+    ("report --range times the registry's input sets instead of the range",
+     "cli/ulpbench.c", ".input_sets = o->bench_sets,", ".input_sets = NULL,"),
+    ("report --range checks the throughput targets on rounds that timed other inputs",
+     "cli/ulpbench.c", "        if (o->range.given)\n            fputs(\"None is checked", "        if (0)\n            fputs(\"None is checked"),
 ]
 
 

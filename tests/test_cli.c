@@ -787,6 +787,24 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
     cJSON_ReplaceItemInObject(edited, "range", cJSON_CreateString("0.9,1"));
     save_json(edited, "rs2bad.json");
     expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2bad.json", "\"range\" is not null or");
+    /* report --range: the accuracy rows and the throughput of the range alone, and no target claimed for them */
+    assert_int_equal(run("report --op asin --dtype f32 --impl omk,glibc --samples 2000 --range 0.5,0.6 --output-dir "
+                         "$D/ranged --quiet"),
+                     0);
+    expect_text_in("ranged/report.md", "inputs in [0.5, 0.6] only (--range");
+    expect_text_in("ranged/report.md", "| 4 Ki [0.5, 0.6] |");
+    expect_text_in("ranged/report.md", "None is checked: the targets are set on the registry's input sets");
+    cJSON *report = load_json("ranged/report.json");
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "range"), "lo")->valuedouble == 0.5);
+    const cJSON *bench;
+    int timed = 0;
+    cJSON_ArrayForEach(bench, cJSON_GetObjectItem(cJSON_GetObjectItem(report, "throughput"), "benchmarks")) {
+        if (!strstr(string_of(bench, "name"), "/range")) fail_msg("report --range timed %s", string_of(bench, "name"));
+        timed++;
+    }
+    assert_true(timed > 0);
+    cJSON_Delete(report);
+    assert_false(exists(path("rq"))); /* the refused reports above made no directory */
 }
 
 static void report_gates(void **state) {
@@ -1448,7 +1466,8 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --exhaustive --range 0,1", "--range goes with sampled runs and f16/bf16"},
         {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value"},
         {"accuracy --op cos --dtype f32 --range 1e39,2e39", "holds no f32 value"},
-        {"report --range 0,1", "unknown option '--range'"},
+        {"report --op cos --dtype all --range 0,7e4 --output-dir $D/rq", "leaves f16's finite range"},
+        {"report --op cos --dtype f16 --no-bench --range 7e4,8e4 --output-dir $D/rq", "holds no f16 value"},
         /* each command's abbreviations among its own options: the other command's make none unknown or ambiguous */
         {"report --e", "unknown option '--e'"},
         {"accuracy --ou x", "unknown option '--ou'"},
