@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fp_controls.h"
+#include "result_io.h"
 #include "samplers.h"
 
 const char *const ulpb_hist_labels[ULPB_HIST_BINS] = {"0", "<=0.5", "<=1", "<=2", "<=4", ">4"};
@@ -307,23 +308,21 @@ typedef struct {
     bool exhaustive;
 } plan;
 
-int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, bool ranged, int shard_index,
-                      int shard_count, int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
-                      uint64_t inputs[ULPB_MAX_SAMPLERS]) {
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, const ulpb_input_range *range,
+                      int shard_index, int shard_count, int sampler[ULPB_MAX_SAMPLERS],
+                      uint64_t first[ULPB_MAX_SAMPLERS], uint64_t inputs[ULPB_MAX_SAMPLERS]) {
     _Static_assert((int)SAMPLER_COUNT <= (int)ULPB_MAX_SAMPLERS, "a result holds every sampler");
     int ids[SAMPLER_COUNT];
+    const bool ranged = range && range->given;
     const int count = ranged ? samplers_for_range(ids) : samplers_for_op(op, ids);
+    /* the first sampler is a fixed list (specials, or the range's), the others draw the rest in equal shares */
+    const uint64_t specials = ranged ? sampler_range_special_count(dtype, range) : sampler_special_count(dtype);
     uint64_t left = samples, total[SAMPLER_COUNT];
-    /* the specials lie outside most ranges: a ranged run draws every input at random */
-    const uint64_t specials = ranged ? 0 : sampler_special_count(dtype);
-    const int fixed = ranged ? 0 : 1;
-    if (fixed) {
-        total[0] = specials < left ? specials : left;
-        left -= total[0];
-    }
-    const int random_samplers = count - fixed;
-    for (int s = fixed; s < count; s++)
-        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - fixed) < left % (uint64_t)random_samplers);
+    total[0] = specials < left ? specials : left;
+    left -= total[0];
+    const int random_samplers = count - 1;
+    for (int s = 1; s < count; s++)
+        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
     /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
     const uint64_t k = (uint64_t)shard_index, n = shard_count > 0 ? (uint64_t)shard_count : 1;
     for (int s = 0; s < count; s++) {
@@ -344,7 +343,7 @@ static plan make_plan(const ulpb_check_spec *spec) {
         p.inputs[0] = 1u << 16;
         return p;
     }
-    p.count = ulpb_sampled_plan(spec->op, spec->dtype, spec->samples, spec->range.given, spec->shard_index,
+    p.count = ulpb_sampled_plan(spec->op, spec->dtype, spec->samples, &spec->range, spec->shard_index,
                                 spec->shard_count, p.sampler, p.first, p.inputs);
     return p;
 }
@@ -400,8 +399,10 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     }
     uint64_t range_first, range_last;
     if (spec->range.given && !ulpb_range_keys(spec->dtype, &spec->range, &range_first, &range_last)) {
-        snprintf(err, err_len, "[%g, %g] holds no %s value", spec->range.lo, spec->range.hi,
-                 ulpb_dtypes[spec->dtype].name);
+        char lo[32], hi[32];
+        ulpb_shortest_decimal(lo, sizeof lo, spec->range.lo);
+        ulpb_shortest_decimal(hi, sizeof hi, spec->range.hi);
+        snprintf(err, err_len, "[%s, %s] holds no %s value", lo, hi, ulpb_dtypes[spec->dtype].name);
         return -1;
     }
     for (int r = 0; r < n_results; r++) {

@@ -8,7 +8,7 @@
 
 #include "registry.h"
 
-enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 10 };
+enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 12 };
 /* Histogram bins: exact (y is f(x): cos 0 = 1, asin 0 = 0), then error up to 0.5, (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
 extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
 
@@ -123,11 +123,11 @@ void ulpb_stats_merge(ulpb_stats *into, const ulpb_stats *from);
 
 /* The samplers of a sampled run of (op, dtype) with `samples` inputs, in the order its results list them, and the
  * slice [first, first + inputs) of each sampler's indices that shard K of N takes (N = 0: the whole run). Returns
- * how many samplers. ranged: the --range samplers instead of the op's. ulpb_check runs this plan; merge holds shards
- * to it. */
-int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, bool ranged, int shard_index,
-                      int shard_count, int sampler[ULPB_MAX_SAMPLERS], uint64_t first[ULPB_MAX_SAMPLERS],
-                      uint64_t inputs[ULPB_MAX_SAMPLERS]);
+ * how many samplers. A range given (--range): its samplers instead of the op's. ulpb_check runs this plan; merge holds
+ * shards to it. */
+int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, const ulpb_input_range *range,
+                      int shard_index, int shard_count, int sampler[ULPB_MAX_SAMPLERS],
+                      uint64_t first[ULPB_MAX_SAMPLERS], uint64_t inputs[ULPB_MAX_SAMPLERS]);
 
 /* Sampler inputs, exposed for tests: the bit pattern of input `index` of a named sampler. */
 int ulpb_sampler_find(const char *name);

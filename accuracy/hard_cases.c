@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "samplers.h"
 
 static const ref_format binary64 = {53, 11}, binary32 = {24, 8};
@@ -219,20 +220,12 @@ static int structural_inputs_f32(ulpb_op_id op, uint32_t *out) {
     return n;
 }
 
-/* binary32 bit patterns in the order of their values (-0 just below +0), as 32-bit keys */
-static uint32_t order_key(uint32_t bits) { return bits >> 31 ? ~bits : bits | 0x80000000u; }
-static uint32_t bits_of_key(uint32_t key) { return key >> 31 ? key & 0x7fffffffu : ~key; }
-
 int ulpb_binary32_range_keys(double lo, double hi, uint32_t *first, uint32_t *last) {
-    float lo_f = (float)lo, hi_f = (float)hi; /* to nearest, then inward */
-    if ((double)lo_f < lo) lo_f = nextafterf(lo_f, INFINITY);
-    if ((double)hi_f > hi) hi_f = nextafterf(hi_f, -INFINITY);
-    uint32_t lo_bits, hi_bits;
-    memcpy(&lo_bits, &lo_f, sizeof lo_bits);
-    memcpy(&hi_bits, &hi_f, sizeof hi_bits);
-    *first = order_key(lo_bits == 0 && lo < 0 ? 0x80000000u : lo_bits);
-    *last = order_key(hi_bits);
-    return isfinite(lo_f) && isfinite(hi_f) && *first <= *last ? 0 : -1;
+    const ulpb_input_range range = {true, lo, hi};
+    uint64_t a, b;
+    if (!ulpb_range_keys(ULPB_DTYPE_f32, &range, &a, &b)) return -1;
+    *first = (uint32_t)a, *last = (uint32_t)b;
+    return 0;
 }
 
 int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int threads, ulpb_hard_case *out) {
@@ -256,7 +249,8 @@ int ulpb_hard_case_search_f32(ulpb_op_id op, double lo, double hi, int keep, int
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t block = 0; block < blocks; block++)
             for (uint64_t key = first + (block << 16); key <= last && key < first + ((block + 1) << 16); key++) {
-                const uint32_t bits = bits_of_key((uint32_t)key), magnitude_key = order_key(bits & 0x7fffffffu);
+                const uint32_t bits = (uint32_t)ulpb_bits_of_key(ULPB_DTYPE_f32, key),
+                               magnitude_key = (uint32_t)ulpb_order_key(ULPB_DTYPE_f32, bits & 0x7fffffffu);
                 if (bits >> 31 && magnitude_key >= first && magnitude_key <= last) continue; /* -x: as hard as x */
                 float x;
                 memcpy(&x, &bits, sizeof x);

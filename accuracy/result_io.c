@@ -563,6 +563,17 @@ static int same_number(const cJSON *a, const cJSON *b, const char *key) {
            ulpb_json_number(cJSON_GetObjectItemCaseSensitive(b, key), &y) && x == y;
 }
 
+/* A ranged run's statistics name only inputs of its range: 1 and a message when the worst one lies outside it. */
+static int worst_outside_range(const ulpb_stats *s, const ulpb_input_range *range, char *err, size_t len) {
+    if (!range->given || !s->has_worst || ulpb_range_holds(range, s->worst_input)) return 0;
+    char x[32], lo[32], hi[32];
+    ulpb_shortest_decimal(x, sizeof x, s->worst_input);
+    ulpb_shortest_decimal(lo, sizeof lo, range->lo);
+    ulpb_shortest_decimal(hi, sizeof hi, range->hi);
+    snprintf(err, len, "its worst input %s lies outside the range [%s, %s]", x, lo, hi);
+    return 1;
+}
+
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
                            size_t len) {
     enum { MAX_SHARDS = 4096 };
@@ -754,7 +765,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 }
                 if (ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, why,
                                          sizeof why) ||
-                    ulpb_stats_check_inputs(&part, dt, why, sizeof why)) {
+                    ulpb_stats_check_inputs(&part, dt, why, sizeof why) ||
+                    worst_outside_range(&part, &range, why, sizeof why)) {
                     snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], at, s, why);
                     goto done;
                 }
@@ -776,9 +788,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 goto done;
             }
             /* each sampler counts exactly this shard's slice of its indices, and names inputs of the dtype */
-            const int planned =
-                ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, range.given, k,
-                                  (int)shard_count, plan_sampler, plan_first, plan_inputs);
+            const int planned = ulpb_sampled_plan(results[r].entry->op, results[r].entry->dtype, samples_count, &range,
+                                                  k, (int)shard_count, plan_sampler, plan_first, plan_inputs);
             if (planned != results[r].sampler_count) {
                 snprintf(err, len, "%s: result %d has %d samplers, where %s %s runs %d", names[order[k]], at,
                          results[r].sampler_count, ulpb_ops[op].name, dt->name, planned);
@@ -803,13 +814,9 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                     goto done;
                 }
             }
-            if (ulpb_stats_check_inputs(&shard_total, dt, why, sizeof why)) {
+            if (ulpb_stats_check_inputs(&shard_total, dt, why, sizeof why) ||
+                worst_outside_range(&shard_total, &range, why, sizeof why)) {
                 snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
-                goto done;
-            }
-            if (range.given && shard_total.has_worst && !ulpb_range_holds(&range, shard_total.worst_input)) {
-                snprintf(err, len, "%s: result %d: its worst input %a lies outside the range [%a, %a]", names[order[k]],
-                         at, shard_total.worst_input, range.lo, range.hi);
                 goto done;
             }
         }

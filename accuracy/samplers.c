@@ -188,6 +188,34 @@ static int specials(layout l, uint64_t *out) {
     return n;
 }
 
+/* A value at a log-uniform distance from either end of the range, counted in the format's values: j = 0 (the end
+ * itself) or j in [2^(b-1), 2^b) for an octave b drawn uniformly up to the span's, so that 1 - j ulps below an end at 1
+ * come as asin_near_one draws them, and the subnormals above an end at 0 as asin_near_zero's smallest binades. */
+static uint64_t sample_range_ends(ulpb_dtype_id dtype, uint64_t first, uint64_t last, const uint64_t r[2]) {
+    const uint64_t span = last - first;
+    const int width = span ? 64 - __builtin_clzll(span) : 0;
+    const int b = (int)((r[1] & ~(1ull << 63)) % (uint64_t)(width + 1));
+    uint64_t j = b == 0 ? 0 : (1ull << (b - 1)) | (r[0] & ((1ull << (b - 1)) - 1));
+    if (j > span) j = span;
+    return ulpb_bits_of_key(dtype, r[1] >> 63 ? last - j : first + j);
+}
+
+/* The range's first and last values, then the format's edge values (specials) inside it: a ranged run's fixed list. */
+static int range_specials(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t *out) {
+    uint64_t first, last, edges[64];
+    if (!ulpb_range_keys(dtype, range, &first, &last)) return 0;
+    const uint64_t first_bits = ulpb_bits_of_key(dtype, first), last_bits = ulpb_bits_of_key(dtype, last);
+    int n = 0;
+    out[n++] = first_bits;
+    if (last != first) out[n++] = last_bits;
+    const int edge_count = specials(layout_of(dtype), edges);
+    for (int i = 0; i < edge_count; i++) {
+        const bool is_end = edges[i] == first_bits || edges[i] == last_bits;
+        if (!is_end && ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, edges[i]))) out[n++] = edges[i];
+    }
+    return n;
+}
+
 static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_SPECIALS] = "specials",
     [SAMPLER_UNIFORM_BITS] = "uniform_bits",
@@ -196,8 +224,10 @@ static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_COS_NEAR_PIO2] = "cos_near_pio2",
     [SAMPLER_ASIN_NEAR_ONE] = "asin_near_one",
     [SAMPLER_ASIN_NEAR_ZERO] = "asin_near_zero",
+    [SAMPLER_RANGE_SPECIALS] = "range_specials",
     [SAMPLER_RANGE_VALUES] = "range_values",
     [SAMPLER_RANGE_PATTERNS] = "range_patterns",
+    [SAMPLER_RANGE_ENDS] = "range_ends",
 };
 
 const char *ulpb_sampler_name(int sampler) { return sampler_names[sampler]; }
@@ -229,9 +259,16 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
 }
 
 int samplers_for_range(int out[SAMPLER_COUNT]) {
-    out[0] = SAMPLER_RANGE_VALUES;
-    out[1] = SAMPLER_RANGE_PATTERNS;
-    return 2;
+    out[0] = SAMPLER_RANGE_SPECIALS;
+    out[1] = SAMPLER_RANGE_VALUES;
+    out[2] = SAMPLER_RANGE_PATTERNS;
+    out[3] = SAMPLER_RANGE_ENDS;
+    return 4;
+}
+
+uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range) {
+    uint64_t buf[66];
+    return (uint64_t)range_specials(dtype, range, buf);
 }
 
 uint64_t sampler_special_count(ulpb_dtype_id dtype) {
@@ -246,13 +283,15 @@ uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uin
 uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range,
                                uint64_t seed, uint64_t index) {
     const layout l = layout_of(dtype);
-    if (sampler == SAMPLER_RANGE_VALUES || sampler == SAMPLER_RANGE_PATTERNS) {
-        uint64_t first, last;
+    if (sampler >= SAMPLER_RANGE_SPECIALS && sampler <= SAMPLER_RANGE_ENDS) {
+        uint64_t first, last, fixed[66];
         if (!range || !range->given || !ulpb_range_keys(dtype, range, &first, &last)) abort(); /* a caller's bug */
+        if (sampler == SAMPLER_RANGE_SPECIALS) return fixed[index % (uint64_t)range_specials(dtype, range, fixed)];
         uint64_t r[2];
         draw(seed, sampler, index, r);
-        return sampler == SAMPLER_RANGE_VALUES ? sample_range_values(dtype, first, last, r)
-                                               : sample_range_patterns(dtype, first, last, r);
+        return sampler == SAMPLER_RANGE_VALUES     ? sample_range_values(dtype, first, last, r)
+               : sampler == SAMPLER_RANGE_PATTERNS ? sample_range_patterns(dtype, first, last, r)
+                                                   : sample_range_ends(dtype, first, last, r);
     }
     if (sampler == SAMPLER_SPECIALS) {
         uint64_t buf[64];

@@ -14,8 +14,10 @@ enum {
     SAMPLER_COS_NEAR_PIO2,
     SAMPLER_ASIN_NEAR_ONE,
     SAMPLER_ASIN_NEAR_ZERO,
+    SAMPLER_RANGE_SPECIALS, /* --range: the range's ends and the format's edge values in it */
     SAMPLER_RANGE_VALUES,   /* --range: uniform in value */
     SAMPLER_RANGE_PATTERNS, /* --range: uniform over the format's values */
+    SAMPLER_RANGE_ENDS,     /* --range: log-uniform distances from either end */
     SAMPLER_COUNT
 };
 
@@ -24,5 +26,7 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
 /* The samplers of a run restricted by --range; returns how many. */
 int samplers_for_range(int out[SAMPLER_COUNT]);
 uint64_t sampler_special_count(ulpb_dtype_id dtype);
+/* How many inputs range_specials has for a range (0 when it holds no value of the dtype). */
+uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range);
 
 #endif

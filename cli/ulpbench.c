@@ -409,7 +409,8 @@ static int check_range_holds(const char *sub, const accuracy_options *o) {
     for (int d = 0; d < ULPB_DTYPE_COUNT && o->range.given; d++) {
         uint64_t first, last;
         if ((o->dtype_mask & (1u << d)) && !ulpb_range_keys((ulpb_dtype_id)d, &o->range, &first, &last))
-            return fail(sub, "--range %s holds no %s value", o->range_text, ulpb_dtypes[d].name);
+            return fail(sub, "--range %s holds no %s value%s", o->range_text, ulpb_dtypes[d].name,
+                        o->dtype_mask == 1u << d ? "" : "; choose --dtype");
     }
     return 0;
 }
@@ -577,8 +578,9 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
         ulpb_shortest_decimal(lo, sizeof lo, run->range.lo);
         ulpb_shortest_decimal(hi, sizeof hi, run->range.hi);
         fprintf(f,
-                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: half uniform in value, half "
-                "uniform over the format's values). Reference: %s.\n",
+                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends and the format's edge values "
+                "in it, then draws uniform in value, uniform over the format's values and log-uniform from its "
+                "ends). Reference: %s.\n",
                 run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
     } else {
         fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);
@@ -1179,8 +1181,9 @@ static int cmd_merge(int argc, char **argv) {
                  "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
-                 "files from another ulpbench version, op, dtype, implementation, reference (or seed and sample\n"
-                 "count) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, compiler,\n"
+                 "files from another ulpbench version, op, dtype, implementation, reference (or seed, sample count\n"
+                 "and --range) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, "
+                 "compiler,\n"
                  "the libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a\n"
                  "gap.\n"
                  "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
@@ -1498,8 +1501,10 @@ static int cmd_accuracy(int argc, char **argv) {
             "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
             "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
             "K of N of every sampler's indices; ulpbench merge combines the shards. --range LO,HI: only the inputs\n"
-            "in [LO, HI]: every one for f16/bf16; for f32/f64 N inputs, half uniform in value (range_values), half\n"
-            "uniform over the format's values in it (range_patterns), in place of the samplers above.\n\n"
+            "in [LO, HI]: every one for f16/bf16; for f32/f64 N inputs over other samplers: the range's ends and\n"
+            "the edge values above that lie in it (range_specials), then in equal shares draws uniform in value\n"
+            "(range_values), uniform over the format's values in it (range_patterns) and at log-uniform\n"
+            "distances from its ends (range_ends).\n\n"
             "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
             "                        [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"

@@ -181,21 +181,30 @@ static void range_samplers_draw_only_from_the_range(void **state) {
     assert_true(ulpb_range_keys(ULPB_DTYPE_f16, &small, &first, &last));
     assert_int_equal(last - first + 1, inside);
 
-    const int by_value = ulpb_sampler_find("range_values"), by_pattern = ulpb_sampler_find("range_patterns");
-    assert_true(by_value >= 0 && by_pattern >= 0);
+    /* the random samplers: in the range, reproducible, changing with the seed, each with its own shape */
+    enum { VALUES, PATTERNS, ENDS, RANDOM_SAMPLERS };
+    const int random[RANDOM_SAMPLERS] = {ulpb_sampler_find("range_values"), ulpb_sampler_find("range_patterns"),
+                                         ulpb_sampler_find("range_ends")};
+    for (int k = 0; k < RANDOM_SAMPLERS; k++) assert_true(random[k] >= 0);
     const struct {
         double lo, hi;
-    } ranges[] = {{0.5, 0.75}, {-3, 1e4}, {-1e308, 1e308}, {1e-30, 1}, {-0x1p-149, 0x1p-149}};
+    } ranges[] = {{0.5, 0.75}, {-3, 1e4}, {-1e308, 1e308}, {1e-30, 1}, {-0x1p-149, 0x1p-149}, {0.9, 1}, {0, 1}};
     for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++)
         for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
             enum { DRAWS = 4000 };
             const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
             const ulpb_input_range range = {true, ranges[r].lo, ranges[r].hi};
-            const bool tiny = r == 4;
-            int small_by_value = 0, small_by_pattern = 0, changed = 0, seen[4] = {0};
+            const bool tiny = r == 4 && d == ULPB_DTYPE_f32; /* four values */
+            uint64_t first_key, last_key;
+            assert_true(ulpb_range_keys(dtype, &range, &first_key, &last_key));
+            const long double lo = value_of(dtype, ulpb_bits_of_key(dtype, first_key)),
+                              hi = value_of(dtype, ulpb_bits_of_key(dtype, last_key));
+            const uint64_t middle_key = first_key + (last_key - first_key) / 2;
+            int small[RANDOM_SAMPLERS] = {0}, outer_half[RANDOM_SAMPLERS] = {0}, upper_keys[RANDOM_SAMPLERS] = {0};
+            int near_top[RANDOM_SAMPLERS] = {0}, subnormal[RANDOM_SAMPLERS] = {0}, changed = 0, seen[4] = {0};
             for (uint64_t i = 0; i < DRAWS; i++)
-                for (int which = 0; which < 2; which++) {
-                    const int sampler = which ? by_pattern : by_value;
+                for (int k = 0; k < RANDOM_SAMPLERS; k++) {
+                    const int sampler = random[k];
                     const uint64_t bits = ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i);
                     assert_true(bits == ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i));
                     changed += bits != ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 8, i);
@@ -203,23 +212,51 @@ static void range_samplers_draw_only_from_the_range(void **state) {
                     if (!ulpb_range_holds(&range, x))
                         fail_msg("%s %s drew %a outside [%a, %a]", ulpb_sampler_name(sampler), ulpb_dtypes[d].name, x,
                                  range.lo, range.hi);
-                    if (which)
-                        small_by_pattern += fabs(x) < 1e-3;
-                    else
-                        small_by_value += fabs(x) < 1e-3;
-                    if (tiny && which && d == ULPB_DTYPE_f32)
-                        seen[ulpb_order_key(dtype, bits) - 0x7ffffffeu]++; /* -2^-149 first */
+                    small[k] += fabs(x) < 1e-3;
+                    outer_half[k] += fabsl(x - (lo / 2 + hi / 2)) > hi / 4 - lo / 4;
+                    upper_keys[k] += ulpb_order_key(dtype, bits) > middle_key;
+                    near_top[k] += hi - x <= 0x1p-16L * hi;
+                    subnormal[k] += x != 0 && fabs(x) < (d == ULPB_DTYPE_f32 ? FLT_MIN : DBL_MIN);
+                    if (tiny && k == PATTERNS) seen[ulpb_order_key(dtype, bits) - 0x7ffffffeu]++; /* -2^-149 first */
                 }
-            if (!(tiny && d == ULPB_DTYPE_f32) && changed < 2 * DRAWS * 9 / 10)
+            if (!tiny && changed < RANDOM_SAMPLERS * DRAWS * 9 / 10)
                 fail_msg("range samplers, %s [%a, %a]: %d of %d draws change with the seed", ulpb_dtypes[d].name,
-                         range.lo, range.hi, changed, 2 * DRAWS);
-            for (int k = 0; k < 4 && tiny && d == ULPB_DTYPE_f32; k++) /* by pattern: -2^-149, -0, +0, 2^-149 */
+                         range.lo, range.hi, changed, RANDOM_SAMPLERS * DRAWS);
+            for (int k = 0; k < 4 && tiny; k++) /* by pattern: -2^-149, -0, +0, 2^-149 */
                 if (seen[k] == 0) fail_msg("range_patterns f32 [-2^-149, 2^-149]: value %d of 4 never drawn", k);
+            if (tiny) continue;
+            /* by value, half the draws in the outer half of [lo, hi]; by pattern, half in the upper half of its values
+             * (so both reach the ends of a range as wide as the format's) */
+            if (outer_half[VALUES] < DRAWS * 2 / 5 || outer_half[VALUES] > DRAWS * 3 / 5 ||
+                upper_keys[PATTERNS] < DRAWS * 2 / 5 || upper_keys[PATTERNS] > DRAWS * 3 / 5)
+                fail_msg("%s [%a, %a]: %d range_values draws in the outer half, %d range_patterns in the upper half "
+                         "of the values, of %d each",
+                         ulpb_dtypes[d].name, range.lo, range.hi, outer_half[VALUES], upper_keys[PATTERNS], DRAWS);
             if (r == 3) { /* [1e-30, 1]: by value nearly all above 1e-3, by pattern most below it (binades) */
-                assert_true(small_by_value < DRAWS / 100);
-                assert_true(small_by_pattern > DRAWS * 3 / 4);
+                assert_true(small[VALUES] < DRAWS / 100);
+                assert_true(small[PATTERNS] > DRAWS * 3 / 4);
             }
+            /* [0.9, 1]: by value 1 draw in 6,500 within 2^-16 of 1, from the ends about 1 in 5 (binary32: 9 octaves of
+             * 22, and half the draws from the top end) or 1 in 2.7 (binary64: 38 of 51) */
+            if (r == 5 && (near_top[ENDS] < DRAWS / 10 || near_top[VALUES] > DRAWS / 100))
+                fail_msg("%s [0.9, 1]: %d range_ends and %d range_values draws within 2^-16 of 1, of %d",
+                         ulpb_dtypes[d].name, near_top[ENDS], near_top[VALUES], DRAWS);
+            /* [0, 1]: from the ends, the subnormals above 0 in 23 (binary32) or 52 (binary64) octaves of about 30 or
+             * 62, half the draws from the lower end */
+            if (r == 6 && subnormal[ENDS] < DRAWS / 4)
+                fail_msg("%s [0, 1]: %d range_ends draws subnormal, of %d", ulpb_dtypes[d].name, subnormal[ENDS],
+                         DRAWS);
         }
+    /* range_specials: the range's ends, then the format's edge values inside it, as a fixed list */
+    const int fixed = ulpb_sampler_find("range_specials");
+    const ulpb_input_range unit = {true, 0, 1};
+    const uint64_t fixed_count = sampler_range_special_count(ULPB_DTYPE_f32, &unit);
+    /* -0 and 1 (the ends), then +0, 2^-149, the largest subnormal, 2^-126, 1 - 2^-24, 1/2 and 1/2 - 2^-25 */
+    static const uint32_t want[] = {0x80000000, 0x3f800000, 0x00000000, 0x00000001, 0x007fffff,
+                                    0x00800000, 0x3f7fffff, 0x3f000000, 0x3effffff};
+    assert_int_equal(fixed_count, sizeof want / sizeof want[0]);
+    for (uint64_t i = 0; i < fixed_count; i++)
+        assert_int_equal(ulpb_sampler_input_in(fixed, ULPB_OP_cos, ULPB_DTYPE_f32, &unit, 1, i), want[i]);
 }
 
 /* A run with --range checks the range's inputs alone: every 16-bit one, or the two range samplers' draws. */
@@ -237,11 +274,14 @@ static void ranged_check_counts_only_the_range(void **state) {
     spec.samples = 1001;
     spec.range = (ulpb_input_range){true, 0.9, 1.0};
     assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), 1);
-    assert_int_equal(r[0].sampler_count, 2);
-    assert_string_equal(r[0].sampler_names[0], "range_values");
-    assert_string_equal(r[0].sampler_names[1], "range_patterns");
-    assert_int_equal(r[0].per_sampler[0].inputs, 501);
-    assert_int_equal(r[0].per_sampler[1].inputs, 500);
+    /* the ends 0.9f (rounded up) and 1, and 1 - 2^-24, then 998 draws in three equal shares */
+    static const char *const names[] = {"range_specials", "range_values", "range_patterns", "range_ends"};
+    static const uint64_t counts[] = {3, 333, 333, 332};
+    assert_int_equal(r[0].sampler_count, 4);
+    for (int k = 0; k < 4; k++) {
+        assert_string_equal(r[0].sampler_names[k], names[k]);
+        assert_int_equal(r[0].per_sampler[k].inputs, counts[k]);
+    }
     assert_int_equal(r[0].total.correctly_rounded, 1001);
     assert_true(ulpb_range_holds(&spec.range, r[0].total.worst_input));
     spec.range = (ulpb_input_range){true, 1e39, 2e39};

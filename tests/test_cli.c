@@ -783,10 +783,33 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
         save_json(doc, to);
     }
     expect_usage_error("merge $D/rs0edit.json $D/rs1edit.json $D/rs2edit.json", "lies outside the range");
-    cJSON *edited = load_json("rs2.json");
-    cJSON_ReplaceItemInObject(edited, "range", cJSON_CreateString("0.9,1"));
-    save_json(edited, "rs2bad.json");
-    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2bad.json", "\"range\" is not null or");
+    /* and a sampler's worst input outside the range, where its result's lies inside */
+    cJSON *moved = load_json("rs0.json");
+    cJSON *by_value = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(moved, "results"), 0), "samplers"), 1);
+    assert_string_equal(string_of(by_value, "name"), "range_values");
+    cJSON *moved_state = cJSON_GetObjectItem(by_value, "state");
+    cJSON_ReplaceItemInObject(moved_state, "worst_bits", cJSON_CreateString("0x3ff8000000000000"));
+    cJSON_ReplaceItemInObject(moved_state, "worst_input", cJSON_CreateString("0x1.8p+0"));
+    save_json(moved, "rs0moved.json");
+    expect_usage_error("merge $D/rs0moved.json $D/rs1.json $D/rs2.json",
+                       "result 0, sampler 1: its worst input 1.5 lies outside the range [0.9, 1]");
+    /* a "range" that no run writes: not an object, infinite, empty or reversed, or without HI */
+    static const char *const bad_ranges[] = {"\"0.9,1\"", "{\"lo\": 0.9, \"hi\": 1e400}", "{\"lo\": 1, \"hi\": 1}",
+                                             "{\"lo\": 1, \"hi\": 0.9}", "{\"lo\": 0.9}"};
+    for (size_t b = 0; b < sizeof bad_ranges / sizeof bad_ranges[0]; b++) {
+        char *text = slurp(path("rs2.json")), *at = strstr(text, "\"range\":");
+        assert_non_null(at);
+        const char *end = strchr(at, '}');
+        char *bad = malloc(strlen(text) + 64);
+        sprintf(bad, "%.*s\"range\": %s%s", (int)(at - text), text, bad_ranges[b], end + 1);
+        FILE *f = fopen(path("rs2bad.json"), "w");
+        assert_non_null(f);
+        fputs(bad, f);
+        fclose(f);
+        free(text), free(bad);
+        expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2bad.json", "\"range\" is not null or");
+    }
     /* report --range: the accuracy rows and the throughput of the range alone, and no target claimed for them */
     assert_int_equal(run("report --op asin --dtype f32 --impl omk,glibc --samples 2000 --range 0.5,0.6 --output-dir "
                          "$D/ranged --quiet"),
@@ -1464,7 +1487,8 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite numbers with LO < HI"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 0,1", "--range goes with sampled runs and f16/bf16"},
-        {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value"},
+        {"accuracy --op cos --dtype f32 --resume $D/none.json --range 0,1", "not --resume (every binary32 input)"},
+        {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value; choose --dtype"},
         {"accuracy --op cos --dtype f32 --range 1e39,2e39", "holds no f32 value"},
         {"report --op cos --dtype all --range 0,7e4 --output-dir $D/rq", "leaves f16's finite range"},
         {"report --op cos --dtype f16 --no-bench --range 7e4,8e4 --output-dir $D/rq", "holds no f16 value"},
