@@ -609,7 +609,7 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                            : !same_string(env, env0, "ulpbench")   ? "ulpbench version"
                            : !same_number(d, docs[0], "seed")      ? "seed"
                            : !same_number(d, docs[0], "samples")   ? "sample count"
-                           : !same_range                           ? "range"
+                           : !same_range                           ? "--range"
                            : !same_string(d, docs[0], "reference") ? "reference"
                                                                    : NULL;
         if (what) {

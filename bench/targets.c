@@ -285,6 +285,19 @@ static void target_sizes(char *buf, size_t len) {
     }
 }
 
+/* Whether every run timed only inputs of `bench --range` (its input set "range"), on which no target is set. */
+static bool timed_range_only(const cJSON *const *benchmarks, int count) {
+    for (int i = 0; i < count; i++) {
+        const cJSON *row;
+        cJSON_ArrayForEach(row, benchmarks[i]) {
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+            const char *set = name ? strrchr(name, '/') : NULL;
+            if (!set || strcmp(set, "/range") != 0) return false;
+        }
+    }
+    return true;
+}
+
 int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
                         const ulpb_targets_options *options, ulpb_targets_summary *summary, char *err, size_t err_len) {
     const cJSON *contexts[ULPB_TARGETS_MAX_RUNS], *benchmarks[ULPB_TARGETS_MAX_RUNS];
@@ -387,6 +400,13 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
     }
     if (summary->measured == 0) {
         free(figures);
+        if (timed_range_only(benchmarks, count)) {
+            snprintf(err, err_len,
+                     "no target is measured in %s%s: its rounds timed --range inputs, and the targets are set on the "
+                     "registry's input sets",
+                     names[0], count > 1 ? " and the others" : "");
+            return -1;
+        }
         char sizes[64];
         target_sizes(sizes, sizeof sizes);
         snprintf(err, err_len,

@@ -558,6 +558,17 @@ static void environment_line(FILE *f) {
     cJSON_Delete(env);
 }
 
+/* v as its shortest round-tripping decimal, without an exponent where that stays short: 60000, not 6e+04. */
+static void plain_decimal(char *text, size_t len, double v) {
+    ulpb_shortest_decimal(text, len, v);
+    if (!strchr(text, 'e') || !(fabs(v) >= 1e-4 && fabs(v) < 1e15)) return;
+    for (int decimals = 0; decimals <= 20; decimals++) {
+        snprintf(text, len, "%.*f", decimals, v);
+        if (strtod(text, NULL) == v) return;
+    }
+    ulpb_shortest_decimal(text, len, v);
+}
+
 static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb_result *results, int count,
                          const char *gate_text) {
     char *buf = NULL;
@@ -574,9 +585,9 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
                                   "each worst input measured again with MPFR), MPFR for f16/bf16"
                                 : "MPFR";
     if (run->range.given) {
-        char lo[32], hi[32];
-        ulpb_shortest_decimal(lo, sizeof lo, run->range.lo);
-        ulpb_shortest_decimal(hi, sizeof hi, run->range.hi);
+        char lo[48], hi[48];
+        plain_decimal(lo, sizeof lo, run->range.lo);
+        plain_decimal(hi, sizeof hi, run->range.hi);
         fprintf(f,
                 "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends and the format's edge values "
                 "in it, then draws uniform in value, uniform over the format's values and log-uniform from its "
@@ -1182,7 +1193,8 @@ static int cmd_merge(int argc, char **argv) {
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
                  "files from another ulpbench version, op, dtype, implementation, reference (or seed, sample count\n"
-                 "and --range) or environment (glibc, SLEEF, MPFR, omk build and 16-bit method, commit built, "
+                 "and --range, whose worst inputs must lie in it) or environment (glibc, SLEEF, MPFR, omk build and "
+                 "16-bit method, commit built, "
                  "compiler,\n"
                  "the libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a\n"
                  "gap.\n"
@@ -1949,10 +1961,7 @@ static int report_into_dir(accuracy_options *o) {
         const char *names[1] = {json_path};
         ulpb_targets_summary summary;
         const ulpb_targets_options options = {0};
-        if (o->range.given)
-            fputs("None is checked: the targets are set on the registry's input sets, and --range timed others.\n", tf);
-        else if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err))
-            fprintf(tf, "%s.\n", err);
+        if (ulpb_targets_report(tf, runs, names, 1, &options, &summary, err, sizeof err)) fprintf(tf, "%s.\n", err);
         fclose(tf);
         char *joined = malloc(strlen(md) + strlen(bench_md) + strlen(targets_md) + 3);
         if (joined) sprintf(joined, "%s\n%s\n%s", md, bench_md, targets_md);
@@ -1992,8 +2001,9 @@ static int cmd_report(int argc, char **argv) {
                "Then the throughput tables of 'ulpbench bench --quick' (%d elements, %d rounds; report.json key\n"
                "\"throughput\", Google Benchmark JSON), whose inputs the seed draws too; timing never affects the\n"
                "gate. --no-bench skips them. --range LO,HI: only inputs in [LO, HI], as 'ulpbench accuracy\n"
-               "--range' checks them and 'ulpbench bench --range' times them (which needs the range inside every\n"
-               "selected dtype's finite values).\n",
+               "--range' checks them and 'ulpbench bench --range' times them (unless --no-bench, the range must lie\n"
+               "inside every selected dtype's finite values and hold two of its values); no throughput target is\n"
+               "checked on them.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }
@@ -2001,16 +2011,16 @@ static int cmd_report(int argc, char **argv) {
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
     if (check_sampling_options("report", &o, true) || check_range_holds("report", &o)) return EXIT_USAGE;
-    if (o.range.given && !o.no_bench) { /* checked before the accuracy run, which takes minutes */
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
+        if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
+            return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
+                        o.max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
+    if (o.range.given && !o.no_bench) { /* checked before the accuracy run, which takes minutes; last (it may note) */
         ulpb_bench_spec range_spec = {.op_mask = o.op_mask, .dtype_mask = o.dtype_mask};
         if (bench_range_sets("report", &range_spec, o.range.lo, o.range.hi, o.range_text)) return EXIT_USAGE;
         o.bench_sets = range_spec.input_sets;
         o.bench_set_count = range_spec.input_set_count;
     }
-    for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
-        if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
-            return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
-                        o.max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
     /* DIR is made when it does not exist (its parent must), and removed again when the run fails before writing */
     struct stat dir_stat;
     bool made_dir = false;

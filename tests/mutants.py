@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 171 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 173 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -50,10 +50,11 @@ test_peers, and 157 (the double nearest a multiple of pi/2 found without the sem
 hand; 161-165, planted with accuracy --range on 2026-12-06, by hand: 161 (a zero end without the other zero) and 162
 (range_patterns never drawing the last value) fail test_accuracy, 163 (a 16-bit run checking inputs outside the
 range) test_accuracy and test_cli, 164 (merge joining shards of different ranges), 165 (a worst input outside the
-range merged), 166 (report --range timing the registry's input sets) and 167 (report --range checking the targets)
+range merged), 166 (report --range timing the registry's input sets) and 167 (targets on --range rounds not saying why none is measured)
 test_cli; 168-170, from a review of that change, test_accuracy (range_values over a span past binary64's range drawing
 half of it, range_patterns reaching only the lowest 2^53 values, range_ends drawing from one end), and 171 (a sampler's
-worst input outside the range merged) test_cli):
+worst input outside the range merged) test_cli; 172 and 173 (report --range with --no-bench held to bench's rules, or
+without its own check of the range), from a second review, test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -556,14 +557,14 @@ MUTANTS = [
     ("a 16-bit run with --range checks the inputs outside the range too",
      "accuracy/accuracy.c", "if (p.exhaustive && outside_range(spec, index)) continue;", ""),
     ("merge joins shards of different ranges",
-     "accuracy/result_io.c", ": !same_range                           ? \"range\"", ": !same_range && 0 ? \"range\""),
+     "accuracy/result_io.c", ": !same_range                           ? \"--range\"", ": !same_range && 0 ? \"--range\""),
     ("merge takes ranged results whose worst inputs lie outside the range",
      "accuracy/result_io.c", "if (!range->given || !s->has_worst || ulpb_range_holds(range, s->worst_input)) return 0;",
      "return 0;"),
     ("report --range times the registry's input sets instead of the range",
      "cli/ulpbench.c", ".input_sets = o->bench_sets,", ".input_sets = NULL,"),
-    ("report --range checks the throughput targets on rounds that timed other inputs",
-     "cli/ulpbench.c", "        if (o->range.given)\n            fputs(\"None is checked", "        if (0)\n            fputs(\"None is checked"),
+    ("targets on --range rounds blames missing peers or rounds, not the range",
+     "bench/targets.c", "if (timed_range_only(benchmarks, count)) {", "if (timed_range_only(benchmarks, count) && 0) {"),
     ("--range's range_values over a span past binary64's range draws only half of it (the halves not doubled back)",
      "accuracy/samplers.c", "2.0 * (0.5 * lo + (0.5 * hi - 0.5 * lo) * u)", "(0.5 * lo + (0.5 * hi - 0.5 * lo) * u)"),
     ("--range's range_patterns draws from the lowest 2^53 values of a wide binary64 range only",
@@ -573,6 +574,11 @@ MUTANTS = [
     ("merge takes a ranged sampler whose worst input lies outside the range, when its result's lies inside",
      "accuracy/result_io.c", "                    worst_outside_range(&part, &range, why, sizeof why)) {",
      "                    0) {"),
+    ("report --range applies bench's range rules with --no-bench too",
+     "cli/ulpbench.c", "if (o.range.given && !o.no_bench) {", "if (o.range.given) {"),
+    ("report --range leaves a range without a value of a selected dtype to the run, without its usage message",
+     "cli/ulpbench.c", "if (check_sampling_options(\"report\", &o, true) || check_range_holds(\"report\", &o)) return EXIT_USAGE;",
+     "if (check_sampling_options(\"report\", &o, true)) return EXIT_USAGE;"),
 ]
 
 

@@ -255,6 +255,8 @@ static void range_samplers_draw_only_from_the_range(void **state) {
     static const uint32_t want[] = {0x80000000, 0x3f800000, 0x00000000, 0x00000001, 0x007fffff,
                                     0x00800000, 0x3f7fffff, 0x3f000000, 0x3effffff};
     assert_int_equal(fixed_count, sizeof want / sizeof want[0]);
+    const ulpb_input_range one_value = {true, 0x1.000001p0, 0x1.000002p0}; /* its one end is listed once */
+    assert_int_equal(sampler_range_special_count(ULPB_DTYPE_f32, &one_value), 1);
     for (uint64_t i = 0; i < fixed_count; i++)
         assert_int_equal(ulpb_sampler_input_in(fixed, ULPB_OP_cos, ULPB_DTYPE_f32, &unit, 1, i), want[i]);
 }

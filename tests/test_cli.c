@@ -767,11 +767,15 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
     assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk,glibc --samples 3001 --range 0.9,0.99 --shard 2/3 "
                          "--quiet --json $D/rs2other.json"),
                      0);
-    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2other.json", "have different range");
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2other.json", "have different --range");
+    assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk,glibc --samples 3001 --range 0.8,1 --shard 2/3 "
+                         "--quiet --json $D/rs2lower.json"),
+                     0);
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2lower.json", "have different --range");
     assert_int_equal(run("accuracy --op asin --dtype f64 --impl omk,glibc --samples 3001 --shard 2/3 --quiet --json "
                          "$D/rs2none.json"),
                      0);
-    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2none.json", "have different range");
+    expect_usage_error("merge $D/rs0.json $D/rs1.json $D/rs2none.json", "have different --range");
     /* a range edited in every shard, which the inputs do not fit, is refused, not merged */
     for (int k = 0; k < 3; k++) {
         char from[16], to[24];
@@ -816,7 +820,8 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
                      0);
     expect_text_in("ranged/report.md", "inputs in [0.5, 0.6] only (--range");
     expect_text_in("ranged/report.md", "| 4 Ki [0.5, 0.6] |");
-    expect_text_in("ranged/report.md", "None is checked: the targets are set on the registry's input sets");
+    expect_text_in("ranged/report.md", "its rounds timed --range inputs, and the targets are set on the registry's");
+    expect_usage_error("targets $D/ranged/report.json", "its rounds timed --range inputs");
     cJSON *report = load_json("ranged/report.json");
     assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "range"), "lo")->valuedouble == 0.5);
     const cJSON *bench;
@@ -827,7 +832,13 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
     }
     assert_true(timed > 0);
     cJSON_Delete(report);
-    assert_false(exists(path("rq"))); /* the refused reports above made no directory */
+    /* with --no-bench, only accuracy's rules: past binary16's finite values, or a single value */
+    assert_int_equal(run("report --op cos --dtype f16 --no-bench --range 60000,70000 --output-dir $D/wide --quiet"), 0);
+    expect_text_in("wide/report.md", "Inputs in [60000, 70000] only (--range");
+    expect_text_in("wide/report.md", "| f16 | omk | exhaustive | 173 |"); /* 60000 to 65504 in steps of 32 */
+    assert_int_equal(
+        run("report --op cos --dtype f16 --impl omk --no-bench --range 1,1.0004 --output-dir $D/one --quiet"), 0);
+    expect_text_in("one/report.md", "| f16 | omk | exhaustive | 1 |");
 }
 
 static void report_gates(void **state) {
@@ -1490,8 +1501,14 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --resume $D/none.json --range 0,1", "not --resume (every binary32 input)"},
         {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value; choose --dtype"},
         {"accuracy --op cos --dtype f32 --range 1e39,2e39", "holds no f32 value"},
-        {"report --op cos --dtype all --range 0,7e4 --output-dir $D/rq", "leaves f16's finite range"},
+        {"report --op cos --dtype all --range 0,7e4 --output-dir $D/rq",
+         "leaves f16's finite range (largest 65504); choose --dtype or --no-bench"},
         {"report --op cos --dtype f16 --no-bench --range 7e4,8e4 --output-dir $D/rq", "holds no f16 value"},
+        {"report --op cos --dtype all --no-bench --range 7e4,8e4 --output-dir $D/rq",
+         "holds no f16 value; choose --dtype"},
+        /* the note on asin's domain comes after every other usage check, so that an error stays one line */
+        {"report --op asin --dtype f32 --range 2,3 --max-ulp f16=1 --output-dir $D/rq",
+         "limits a dtype this run does not check"},
         /* each command's abbreviations among its own options: the other command's make none unknown or ambiguous */
         {"report --e", "unknown option '--e'"},
         {"accuracy --ou x", "unknown option '--ou'"},
@@ -1585,6 +1602,7 @@ static void usage_errors_are_one_line(void **state) {
         expect_usage_error(cases[i].args, cases[i].needle);
     }
     assert_false(exists("--quiet"));
+    assert_false(exists(path("rq"))); /* the refused reports made no directory */
     /* OMK_HALF16, like OMK_ISA, must name a method this run uses: libomk takes a typo for the default */
     setenv("OMK_HALF16", "tables", 1);
     const int half16_status = run("list");
