@@ -1193,11 +1193,9 @@ static int cmd_merge(int argc, char **argv) {
                  "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
                  "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
                  "files from another ulpbench version, op, dtype, implementation, reference (or seed, sample count\n"
-                 "and --range, whose worst inputs must lie in it) or environment (glibc, SLEEF, MPFR, omk build and "
-                 "16-bit method, commit built, "
-                 "compiler,\n"
-                 "the libraries of ULPB_LIBRARIES, which must be loaded here, no more), that overlap, or that leave a\n"
-                 "gap.\n"
+                 "and --range, whose worst inputs must lie in it) or environment (glibc, SLEEF, MPFR, omk build\n"
+                 "and 16-bit method, commit built, compiler, the libraries of ULPB_LIBRARIES, which must be loaded\n"
+                 "here, no more), that overlap, or that leave a gap.\n"
                  "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
                  "merged_from each shard's file and the command that made it.");
             return 0;
