@@ -32,9 +32,57 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void ulpb_shard_chunks(int index, int count, int *first, int *end) {
-    *first = (int)((int64_t)ULPB_CHUNKS * index / count);
-    *end = (int)((int64_t)ULPB_CHUNKS * (index + 1) / count);
+bool ulpb_exhaustive_chunk_patterns(const ulpb_exhaustive_spec *spec, int chunk, uint64_t *first, uint64_t *end) {
+    const uint64_t base = (uint64_t)chunk << ULPB_CHUNK_BITS, last = base + CHUNK_INPUTS - 1;
+    if (!spec->range.given) {
+        *first = base, *end = last + 1;
+        return true;
+    }
+    uint64_t first_key, last_key;
+    if (!ulpb_range_keys(ULPB_DTYPE_f32, &spec->range, &first_key, &last_key)) return false;
+    /* the chunk's keys form one run too, ascending with the patterns above +0 and descending below it */
+    const uint64_t base_key = ulpb_order_key(ULPB_DTYPE_f32, base),
+                   last_pattern_key = ulpb_order_key(ULPB_DTYPE_f32, last);
+    const uint64_t low_key = base_key < last_pattern_key ? base_key : last_pattern_key;
+    const uint64_t high_key = base_key < last_pattern_key ? last_pattern_key : base_key;
+    const uint64_t from = low_key > first_key ? low_key : first_key, to = high_key < last_key ? high_key : last_key;
+    if (from > to) return false;
+    const uint64_t a = ulpb_bits_of_key(ULPB_DTYPE_f32, from), b = ulpb_bits_of_key(ULPB_DTYPE_f32, to);
+    *first = a < b ? a : b;
+    *end = (a < b ? b : a) + 1;
+    return true;
+}
+
+static bool chunk_has_patterns(const ulpb_exhaustive_spec *spec, int chunk) {
+    uint64_t first, end;
+    return ulpb_exhaustive_chunk_patterns(spec, chunk, &first, &end);
+}
+
+/* The run's chunks in ascending order; returns how many. */
+static int run_chunks(const ulpb_exhaustive_spec *spec, int list[ULPB_CHUNKS]) {
+    int n = 0;
+    for (int c = 0; c < ULPB_CHUNKS; c++)
+        if (chunk_has_patterns(spec, c)) list[n++] = c;
+    return n;
+}
+
+int ulpb_exhaustive_chunk_count(const ulpb_exhaustive_spec *spec) {
+    int list[ULPB_CHUNKS];
+    return run_chunks(spec, list);
+}
+
+void ulpb_exhaustive_shard_chunks(const ulpb_exhaustive_spec *spec, int *first, int *end) {
+    int list[ULPB_CHUNKS];
+    const int n = run_chunks(spec, list);
+    const int a = (int)((int64_t)n * spec->shard_index / spec->shard_count);
+    const int b = (int)((int64_t)n * (spec->shard_index + 1) / spec->shard_count);
+    *first = a < b ? list[a] : 0;
+    *end = a < b ? list[b - 1] + 1 : 0;
+}
+
+/* A chunk the shard checks. */
+static bool shard_has_chunk(const ulpb_exhaustive_spec *spec, int first, int end, int chunk) {
+    return chunk >= first && chunk < end && chunk_has_patterns(spec, chunk);
 }
 
 void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec *spec) {
@@ -44,9 +92,9 @@ void ulpb_exhaustive_init(ulpb_exhaustive_state *st, const ulpb_exhaustive_spec 
 
 bool ulpb_exhaustive_complete(const ulpb_exhaustive_state *st) {
     int first, end;
-    ulpb_shard_chunks(st->spec.shard_index, st->spec.shard_count, &first, &end);
+    ulpb_exhaustive_shard_chunks(&st->spec, &first, &end);
     for (int c = first; c < end; c++)
-        if (!st->done[c]) return false;
+        if (!st->done[c] && chunk_has_patterns(&st->spec, c)) return false;
     return true;
 }
 
@@ -87,31 +135,33 @@ static int check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result
     memset(&cr->stats, 0, sizeof cr->stats);
     cr->fallbacks = cr->misrounded_listed = 0;
     cr->impl_seconds = cr->reference_seconds = 0.0;
-    const uint32_t base = (uint32_t)chunk << ULPB_CHUNK_BITS;
+    uint64_t first, end;
+    if (!ulpb_exhaustive_chunk_patterns(spec, chunk, &first, &end)) return 0;
     uint64_t call_index =
         (uint64_t)chunk; /* whatever thread checks the chunk: nearly two cycles of lengths per chunk */
-    for (uint32_t block = 0; block < CHUNK_INPUTS; block += BATCH) {
-        for (uint32_t i = 0; i < BATCH; i++) {
-            const uint32_t bits = base + block + i;
+    for (uint64_t block = first; block < end; block += BATCH) {
+        const uint32_t count = end - block < BATCH ? (uint32_t)(end - block) : BATCH;
+        for (uint32_t i = 0; i < count; i++) {
+            const uint32_t bits = (uint32_t)(block + i);
             memcpy(&in[i], &bits, sizeof bits);
         }
-        if (ulpb_call_checked(spec->entry, calls, in, out, BATCH, &call_index, &cr->impl_seconds, failure, failure_len))
+        if (ulpb_call_checked(spec->entry, calls, in, out, count, &call_index, &cr->impl_seconds, failure, failure_len))
             return -1;
         const double t1 = now_seconds();
-        for (uint32_t i = 0; i < BATCH; i++)
+        for (uint32_t i = 0; i < count; i++)
             if (spec->mpfr_reference || !ref_fast_binary32(op, (double)in[i], &refs[i])) {
                 ref_eval(op, binary32, (double)in[i], &refs[i]);
                 cr->fallbacks += !spec->mpfr_reference;
             }
         cr->reference_seconds += now_seconds() - t1;
-        for (uint32_t i = 0; i < BATCH; i++) {
+        for (uint32_t i = 0; i < count; i++) {
             const uint64_t misrounded_before = cr->stats.misrounded;
             uint32_t out_bits;
             memcpy(&out_bits, &out[i], sizeof out_bits);
-            ulpb_stats_record(&cr->stats, base + block + i, (double)in[i], &refs[i], (double)out[i],
+            ulpb_stats_record(&cr->stats, block + i, (double)in[i], &refs[i], (double)out[i],
                               ref_is_signaling_nan(binary32, out_bits));
             if (cr->stats.misrounded > misrounded_before && cr->misrounded_listed < ULPB_MISROUNDED_LIST_MAX)
-                cr->misrounded[cr->misrounded_listed++] = base + block + i;
+                cr->misrounded[cr->misrounded_listed++] = (uint32_t)(block + i);
         }
     }
     const double t2 = now_seconds();
@@ -123,10 +173,10 @@ static int check_chunk(const ulpb_exhaustive_spec *spec, int chunk, chunk_result
 void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     const ulpb_exhaustive_spec *spec = &st->spec;
     int first, end, todo_count = 0;
-    ulpb_shard_chunks(spec->shard_index, spec->shard_count, &first, &end);
+    ulpb_exhaustive_shard_chunks(spec, &first, &end);
     static int todo[ULPB_CHUNKS];
     for (int c = first; c < end; c++)
-        if (!st->done[c]) todo[todo_count++] = c;
+        if (!st->done[c] && chunk_has_patterns(spec, c)) todo[todo_count++] = c;
     if (spec->max_chunks && (uint64_t)todo_count > spec->max_chunks) todo_count = (int)spec->max_chunks;
 
     static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -231,6 +281,7 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
     cJSON_AddStringToObject(doc, "dtype", "f32");
     cJSON_AddStringToObject(doc, "impl", spec->entry->impl);
     cJSON_AddStringToObject(doc, "reference", spec->mpfr_reference ? "mpfr" : "fast");
+    ulpb_range_json(doc, &spec->range);
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", spec->shard_index);
     cJSON_AddNumberToObject(shard, "count", spec->shard_count);
@@ -277,6 +328,14 @@ cJSON *ulpb_exhaustive_json(const ulpb_exhaustive_state *st, const char *command
         ulpb_json_add_hex_double(sums, key, st->chunk_ulp_sum[c]);
     }
     return doc;
+}
+
+/* An input the state's checked chunks hold (in the range, when there is one). */
+static bool covers_input(const ulpb_exhaustive_state *st, uint64_t bits) {
+    uint64_t first, end;
+    return bits <= 0xffffffffull && st->done[bits >> ULPB_CHUNK_BITS] &&
+           ulpb_exhaustive_chunk_patterns(&st->spec, (int)(bits >> ULPB_CHUNK_BITS), &first, &end) && bits >= first &&
+           bits < end;
 }
 
 int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char *err, size_t len) {
@@ -326,10 +385,17 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         ulpb_json_get_duration(doc, "impl_seconds", false, &st->impl_seconds, err, len) ||
         ulpb_json_get_duration(doc, "reference_seconds", false, &st->reference_seconds, err, len))
         return -1;
-    if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > ULPB_CHUNKS || index < 0 || index >= count ||
+    if (ulpb_range_from_json(doc, &st->spec.range, err, len)) return -1;
+    uint64_t first_key, last_key;
+    if (st->spec.range.given && !ulpb_range_keys(ULPB_DTYPE_f32, &st->spec.range, &first_key, &last_key)) {
+        snprintf(err, len, "\"range\" holds no binary32 value");
+        return -1;
+    }
+    const int run_chunk_count = ulpb_exhaustive_chunk_count(&st->spec);
+    if (chunk_inputs != CHUNK_INPUTS || count < 1 || count > run_chunk_count || index < 0 || index >= count ||
         index != floor(index) || count != floor(count)) {
-        snprintf(err, len, "bad shard %.17g/%.17g or chunk size %.17g (ulpbench's is %d)", index, count, chunk_inputs,
-                 CHUNK_INPUTS);
+        snprintf(err, len, "bad shard %.17g/%.17g (of %d chunks) or chunk size %.17g (ulpbench's is %d)", index, count,
+                 run_chunk_count, chunk_inputs, CHUNK_INPUTS);
         return -1;
     }
     st->spec.shard_index = (int)index;
@@ -350,20 +416,23 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(doc, "state");
     if (ulpb_stats_from_json(result, state, &st->stats, err, len)) return -1;
     /* the counters must be those of the covered chunks, all of this shard's: a resumed run adds to them */
-    int first, end, done_chunks = 0;
-    ulpb_shard_chunks(st->spec.shard_index, st->spec.shard_count, &first, &end);
+    int first, end;
+    uint64_t covered_inputs = 0;
+    ulpb_exhaustive_shard_chunks(&st->spec, &first, &end);
     for (int c = 0; c < ULPB_CHUNKS; c++) {
         if (!st->done[c]) continue;
-        if (c < first || c >= end) {
-            snprintf(err, len, "\"covered\" holds inputs outside shard %d/%d", st->spec.shard_index,
-                     st->spec.shard_count);
+        uint64_t chunk_first, chunk_end;
+        if (!shard_has_chunk(&st->spec, first, end, c) ||
+            !ulpb_exhaustive_chunk_patterns(&st->spec, c, &chunk_first, &chunk_end)) {
+            snprintf(err, len, "\"covered\" holds inputs outside shard %d/%d%s", st->spec.shard_index,
+                     st->spec.shard_count, st->spec.range.given ? " of the range" : "");
             return -1;
         }
-        done_chunks++;
+        covered_inputs += chunk_end - chunk_first;
     }
-    if (st->stats.inputs != (uint64_t)done_chunks * CHUNK_INPUTS) {
-        snprintf(err, len, "%llu inputs counted, but \"covered\" holds %llu", (unsigned long long)st->stats.inputs,
-                 (unsigned long long)done_chunks * CHUNK_INPUTS);
+    if (st->stats.inputs != covered_inputs) {
+        snprintf(err, len, "%llu inputs counted, but \"covered\" holds %llu%s", (unsigned long long)st->stats.inputs,
+                 (unsigned long long)covered_inputs, st->spec.range.given ? " in the range" : "");
         return -1;
     }
     if (ulpb_json_get_count(result, "reference_fallbacks", &st->reference_fallbacks, err, len)) return -1;
@@ -379,8 +448,7 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         const unsigned long long bits = strtoull(text, &end, 16);
         if (!isxdigit((unsigned char)*text) || *end || bits > 0xffffffffull ||
             st->misrounded_listed == ULPB_MISROUNDED_LIST_MAX ||
-            (st->misrounded_listed && bits <= st->misrounded[st->misrounded_listed - 1]) ||
-            !st->done[bits >> ULPB_CHUNK_BITS]) {
+            (st->misrounded_listed && bits <= st->misrounded[st->misrounded_listed - 1]) || !covers_input(st, bits)) {
             snprintf(err, len, "malformed \"misrounded_inputs\" (not ascending, or outside \"covered\")");
             return -1;
         }
@@ -394,10 +462,8 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         return -1;
     }
     /* the inputs the counters name must be inputs of this result */
-    if ((st->stats.has_worst &&
-         (st->stats.worst_bits > 0xffffffffull || !st->done[st->stats.worst_bits >> ULPB_CHUNK_BITS])) ||
-        (st->stats.has_special_example &&
-         (st->stats.special_bits > 0xffffffffull || !st->done[st->stats.special_bits >> ULPB_CHUNK_BITS]))) {
+    if ((st->stats.has_worst && !covers_input(st, st->stats.worst_bits)) ||
+        (st->stats.has_special_example && !covers_input(st, st->stats.special_bits))) {
         snprintf(err, len, "\"worst_bits\" or \"special_bits\" lies outside \"covered\"");
         return -1;
     }
@@ -417,9 +483,12 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
     return ulpb_stats_check_sum(&st->stats, err, len);
 }
 
-static void describe_chunks(char *buf, size_t len, int first, int end) {
-    snprintf(buf, len, "inputs 0x%08llx..0x%08llx", (unsigned long long)first << ULPB_CHUNK_BITS,
-             ((unsigned long long)end << ULPB_CHUNK_BITS) - 1);
+/* The patterns the run checks in chunks [first, end) (the whole chunks at an end that holds none). */
+static void describe_chunks(const ulpb_exhaustive_spec *spec, char *buf, size_t len, int first, int end) {
+    uint64_t low = (uint64_t)first << ULPB_CHUNK_BITS, high = (uint64_t)end << ULPB_CHUNK_BITS, unused;
+    if (!ulpb_exhaustive_chunk_patterns(spec, first, &low, &unused)) low = (uint64_t)first << ULPB_CHUNK_BITS;
+    if (!ulpb_exhaustive_chunk_patterns(spec, end - 1, &unused, &high)) high = (uint64_t)end << ULPB_CHUNK_BITS;
+    snprintf(buf, len, "inputs 0x%08llx..0x%08llx", (unsigned long long)low, (unsigned long long)high - 1);
 }
 
 int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_state *parts, const char *const *names,
@@ -431,9 +500,12 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
     ulpb_exhaustive_init(into, &whole);
     for (int p = 0; p < count; p++) {
         const ulpb_exhaustive_spec *s = &parts[p].spec;
+        const bool same_range = s->range.given == whole.range.given &&
+                                (!s->range.given || (s->range.lo == whole.range.lo && s->range.hi == whole.range.hi));
         const char *what = s->entry->op != whole.entry->op                  ? "op"
                            : strcmp(s->entry->impl, whole.entry->impl) != 0 ? "implementation"
                            : s->mpfr_reference != whole.mpfr_reference      ? "reference"
+                           : !same_range                                    ? "--range"
                                                                             : NULL;
         if (what) {
             snprintf(err, len, "%s and %s have different %s", names[0], names[p], what);
@@ -443,7 +515,7 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
             if (!parts[p].done[c]) continue;
             if (into->done[c]) {
                 char range[64];
-                describe_chunks(range, sizeof range, c, c + 1);
+                describe_chunks(&whole, range, sizeof range, c, c + 1);
                 snprintf(err, len, "%s and %s overlap (%s)", names[owner[c]], names[p], range);
                 return -1;
             }
@@ -459,11 +531,11 @@ int ulpb_exhaustive_merge(ulpb_exhaustive_state *into, const ulpb_exhaustive_sta
         into->reference_seconds = add_durations(into->reference_seconds, parts[p].reference_seconds);
     }
     for (int c = 0; c < ULPB_CHUNKS; c++) {
-        if (into->done[c]) continue;
+        if (into->done[c] || !chunk_has_patterns(&whole, c)) continue;
         int e = c;
-        while (e < ULPB_CHUNKS && !into->done[e]) e++;
+        while (e < ULPB_CHUNKS && !into->done[e] && chunk_has_patterns(&whole, e)) e++;
         char range[64];
-        describe_chunks(range, sizeof range, c, e);
+        describe_chunks(&whole, range, sizeof range, c, e);
         snprintf(err, len, "gap: %s are in none of the files", range);
         return -1;
     }

@@ -470,13 +470,7 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
         cJSON_AddNullToObject(doc, "samples");
     else
         ulpb_json_add_count(doc, "samples", run->samples);
-    if (run->range.given) {
-        cJSON *range = cJSON_AddObjectToObject(doc, "range");
-        ulpb_json_add_exact(range, "lo", run->range.lo);
-        ulpb_json_add_exact(range, "hi", run->range.hi);
-    } else {
-        cJSON_AddNullToObject(doc, "range");
-    }
+    ulpb_range_json(doc, &run->range);
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -485,6 +479,16 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     cJSON *arr = cJSON_AddArrayToObject(doc, "results");
     for (int i = 0; i < count; i++) cJSON_AddItemToArray(arr, ulpb_result_json(&results[i]));
     return doc;
+}
+
+void ulpb_range_json(cJSON *doc, const ulpb_input_range *range) {
+    if (range->given) {
+        cJSON *item = cJSON_AddObjectToObject(doc, "range");
+        ulpb_json_add_exact(item, "lo", range->lo);
+        ulpb_json_add_exact(item, "hi", range->hi);
+    } else {
+        cJSON_AddNullToObject(doc, "range");
+    }
 }
 
 int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len) {

@@ -28,6 +28,8 @@ cJSON *ulpb_result_json(const ulpb_result *r);
 /* The counters, worst input and histogram of one statistics block. */
 cJSON *ulpb_stats_json(const ulpb_stats *s, const ulpb_dtype *dt);
 cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb_result *results, int count);
+/* "range": {"lo", "hi"} when given, else null. */
+void ulpb_range_json(cJSON *doc, const ulpb_input_range *range);
 /* A document's "range" (absent, as before it was recorded, or null: not given); -1 and a message when malformed. */
 int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len);
 

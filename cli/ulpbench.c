@@ -1032,11 +1032,12 @@ static int run_exhaustive(const accuracy_options *o) {
         if ((o->op_mask && o->op_mask != (1u << s->entry->op)) ||
             (o->impl_count && strcmp(o->impls[0], s->entry->impl) != 0) ||
             (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
-            (o->reference_given && o->mpfr_reference != s->mpfr_reference)) {
+            (o->reference_given && o->mpfr_reference != s->mpfr_reference) ||
+            (o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi))) {
             free(st);
             free(started_by);
             cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
-            return fail(sub, "--resume '%s': its op, implementation, shard or reference differ from the flags",
+            return fail(sub, "--resume '%s': its op, implementation, shard, range or reference differ from the flags",
                         o->resume_path);
         }
         if (!json_path) json_path = o->resume_path;
@@ -1066,9 +1067,22 @@ static int run_exhaustive(const accuracy_options *o) {
                                            .mpfr_reference = o->mpfr_reference,
                                            .shard_index = o->shard_given ? o->shard_index : 0,
                                            .shard_count = o->shard_given ? o->shard_count : 1,
+                                           .range = o->range,
                                            .threads = o->threads,
                                            .progress = !o->quiet,
                                            .max_chunks = o->max_chunks};
+        uint64_t first_key, last_key;
+        if (o->range.given && !ulpb_range_keys(ULPB_DTYPE_f32, &o->range, &first_key, &last_key)) {
+            free(st);
+            return fail(sub, "--range %s holds no f32 value", o->range_text);
+        }
+        const int chunk_count = ulpb_exhaustive_chunk_count(&spec);
+        if (spec.shard_count > chunk_count) {
+            free(st);
+            return fail(sub, "--shard %d/%d: --range %s spans %d chunk%s of 2^20 inputs, fewer than %d shards",
+                        spec.shard_index, spec.shard_count, o->range_text, chunk_count, chunk_count == 1 ? "" : "s",
+                        spec.shard_count);
+        }
         ulpb_exhaustive_init(st, &spec);
     }
     if (o->checkpoint_given && o->checkpoint_seconds > 0 && !json_path && !complete_doc) {
@@ -1137,6 +1151,12 @@ static int run_exhaustive(const accuracy_options *o) {
     fputs("## ulpbench accuracy --exhaustive\n\n", f);
     command_line(f, result_command);
     if (resumed_with) labelled_command_line(f, "Resumed with: ", resumed_with);
+    if (st->spec.range.given) {
+        char lo[48], hi[48];
+        plain_decimal(lo, sizeof lo, st->spec.range.lo);
+        plain_decimal(hi, sizeof hi, st->spec.range.hi);
+        fprintf(f, "Every binary32 input in [%s, %s] only (--range). ", lo, hi);
+    }
     fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
             st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
             complete    ? "complete"
@@ -1190,10 +1210,10 @@ static int cmd_merge(int argc, char **argv) {
         else if (c == 'h') {
             puts("usage: ulpbench merge [-o|--output OUT.json] SHARD.json...\n\n"
                  "Combines shard results into one (stdout unless -o, which must not name an input): those of\n"
-                 "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs, or those of a\n"
-                 "sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses (exit 2)\n"
-                 "files from another ulpbench version, op, dtype, implementation, reference (or seed, sample count\n"
-                 "and --range, whose worst inputs must lie in it) or environment (glibc, SLEEF, MPFR, omk build\n"
+                 "'ulpbench accuracy --exhaustive --shard K/N' into a result over all 2^32 inputs (or a --range's),\n"
+                 "or those of a sampled 'ulpbench accuracy --shard K/N' into the result of the whole sample. Refuses\n"
+                 "(exit 2) files from another ulpbench version, op, dtype, implementation, reference, --range (whose\n"
+                 "worst inputs must lie in it), seed or sample count, or environment (glibc, SLEEF, MPFR, omk build\n"
                  "and 16-bit method, commit built, compiler, the libraries of ULPB_LIBRARIES, which must be loaded\n"
                  "here, no more), that overlap, or that leave a gap.\n"
                  "The merged file records the shards' environment, its cpu every CPU they ran on, and in\n"
@@ -1516,10 +1536,11 @@ static int cmd_accuracy(int argc, char **argv) {
             "(range_values), uniform over the format's values in it (range_patterns) and at log-uniform\n"
             "distances from its ends (range_ends).\n\n"
             "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
-            "                        [--reference fast|mpfr] [--threads N] [--json FILE] [--markdown FILE]\n"
-            "                        [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
-            "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns) against\n"
-            "the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
+            "                        [--range LO,HI] [--reference fast|mpfr] [--threads N] [--json FILE]\n"
+            "                        [--markdown FILE] [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
+            "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns; with\n"
+            "--range, every input in [LO, HI] and the chunks holding some) against the fast reference (glibc\n"
+            "binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
             "SIGINT/SIGTERM/SIGHUP (or --max-chunks) stop after the chunks in progress and write a partial result\n"
             "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
             "result is also written every %g s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
@@ -1532,11 +1553,6 @@ static int cmd_accuracy(int argc, char **argv) {
         if (o.samples_given || o.seed_given)
             return fail("accuracy", "%s checks every binary32 input: --samples and --seed do not apply",
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
-        if (o.range.given)
-            return fail("accuracy",
-                        "--range goes with sampled runs and f16/bf16, not %s (every binary32 input); "
-                        "ulpbench hard-cases --range searches a binary32 range",
-                        o.exhaustive ? "--exhaustive" : "--resume");
         if (o.dtype_mask && o.dtype_mask != (1u << ULPB_DTYPE_f32))
             return fail("accuracy", "%s is for f32 (f16 and bf16 are always exhaustive; f64 is sampled)",
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs tests/fuzz_inputs (a build with -DULPB_FUZZ=ON) on RUNS inputs grown from seeds that ULPBENCH writes now, so
 # that the seeds follow the current formats: sampled accuracy shards, a partial and a complete exhaustive shard, a
-# bench run, and .npy files of each dtype and of 0-d, 2-d, 32-d and empty shapes. The fuzzer's seed is fixed (-seed=1): on the same
+# sampled and an exhaustive run with --range, a bench run, and .npy files of each dtype and of 0-d, 2-d, 32-d and empty shapes. The fuzzer's seed is fixed (-seed=1): on the same
 # seed files a run repeats (the bench seed's timings, and so its bytes, differ from one ulpbench run to the next).
 #   fuzz_inputs.sh FUZZ_INPUTS ULPBENCH RUNS [ARTIFACT_DIR]
 #   e.g. fuzz_inputs.sh build-fuzz/fuzz_inputs build/ulpbench 200000 build-fuzz
@@ -21,6 +21,9 @@ cd_seeds "$ulpbench" accuracy --op asin --dtype f32 --impl omk --exhaustive --ma
 # a complete shard at the top of the range: one digit more in its "covered" end reaches past the last chunk
 cd_seeds "$ulpbench" accuracy --op cos --dtype f32 --impl omk --exhaustive --shard 4095/4096 --json last.json --quiet \
     >/dev/null
+cd_seeds "$ulpbench" accuracy --op cos --dtype f32 --samples 2000 --range -8,8 --json ranged.json --quiet >/dev/null
+cd_seeds "$ulpbench" accuracy --op asin --dtype f32 --impl omk --exhaustive --range -0.75,-0.5 --shard 1/2 \
+    --json ranged_exhaustive.json --quiet >/dev/null
 cd_seeds "$ulpbench" bench --op all --dtype all --sizes 4096 --rounds 1 --quiet --json bench.json >/dev/null
 cd_seeds /usr/bin/python3 -c '
 import numpy as np
@@ -30,7 +33,7 @@ np.save("f8.npy", np.float64(1.5))
 np.save("u2.npy", np.zeros((0, 4), np.uint16))
 np.save("dims.npy", np.zeros((1,) * 32, np.float32))  # the most dimensions the reader takes
 '
-for seed in shard0.json partial.json last.json bench.json f4.npy f2.npy f8.npy u2.npy dims.npy; do
+for seed in shard0.json partial.json last.json ranged.json ranged_exhaustive.json bench.json f4.npy f2.npy f8.npy u2.npy dims.npy; do
     [ -s "$work/seeds/$seed" ] || { echo "fuzz_inputs.sh: no seed $seed" >&2; exit 1; }
 done
 # a dictionary of the seeds' JSON keys and short strings, so that mutations build documents the readers go deep into

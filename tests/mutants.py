@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 173 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 180 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -54,7 +54,11 @@ range merged), 166 (report --range timing the registry's input sets) and 167 (ta
 test_cli; 168-170, from a review of that change, test_accuracy (range_values over a span past binary64's range drawing
 half of it, range_patterns reaching only the lowest 2^53 values, range_ends drawing from one end), and 171 (a sampler's
 worst input outside the range merged) test_cli; 172 and 173 (report --range with --no-bench held to bench's rules, or
-without its own check of the range), from a second review, test_cli):
+without its own check of the range), from a second review, test_cli; 174-180, planted with accuracy --exhaustive
+--range on 2026-12-06 (late), by hand: 174 (a chunk's patterns below the range checked), 175 (the chunks between a
+range's two halves run), 176 (shards of different ranges merged), 177 (a result's range lost when read back) and 178 (a
+listed input outside the range taken) fail test_exhaustive, 176 test_cli too, and 179 (more shards than chunks) and
+180 (a --resume with another range) test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -166,14 +170,14 @@ MUTANTS = [
      "accuracy/samplers.c", "return compose(l, r[1] >> 63, binade - (uint64_t)l.mant_bits + 1, r[0]);",
      "return compose(l, 0, binade - (uint64_t)l.mant_bits + 1, r[0]);"),
     ("merge accepts exhaustive shards that miss the last chunk",
-     "accuracy/exhaustive.c", "    for (int c = 0; c < ULPB_CHUNKS; c++) {\n        if (into->done[c]) continue;",
-     "    for (int c = 0; c + 1 < ULPB_CHUNKS; c++) {\n        if (into->done[c]) continue;"),
+     "accuracy/exhaustive.c", "    for (int c = 0; c < ULPB_CHUNKS; c++) {\n        if (into->done[c] || !chunk_has_patterns(&whole, c)) continue;",
+     "    for (int c = 0; c + 1 < ULPB_CHUNKS; c++) {\n        if (into->done[c] || !chunk_has_patterns(&whole, c)) continue;"),
     ("merge accepts overlapping shards that claim different shard indices",
      "accuracy/exhaustive.c", "            if (into->done[c]) {",
      "            if (into->done[c] && parts[owner[c]].spec.shard_index == parts[p].spec.shard_index) {"),
     ("--resume accepts a result that claims more chunks than it counted inputs for",
-     "accuracy/exhaustive.c", "if (st->stats.inputs != (uint64_t)done_chunks * CHUNK_INPUTS) {",
-     "if (done_chunks == 0 && st->stats.inputs != 0) {"),
+     "accuracy/exhaustive.c", "if (st->stats.inputs != covered_inputs) {",
+     "if (covered_inputs == 0 && st->stats.inputs != 0) {"),
     ("hard-cases rounds the binary32 expected value twice (through binary64)",
      "accuracy/hard_cases.c", "    *rounded = v.rounded;", "    *rounded = v.exact_hi;"),
     ("the recorded command quotes ' so that sh cannot run it again",
@@ -579,6 +583,26 @@ MUTANTS = [
     ("report --range leaves a range without a value of a selected dtype to the run, without its usage message",
      "cli/ulpbench.c", "if (check_sampling_options(\"report\", &o, true) || check_range_holds(\"report\", &o)) return EXIT_USAGE;",
      "if (check_sampling_options(\"report\", &o, true)) return EXIT_USAGE;"),
+    ("accuracy --exhaustive --range checks a chunk's patterns below the range's first value too",
+     "accuracy/exhaustive.c", "const uint64_t from = low_key > first_key ? low_key : first_key,",
+     "const uint64_t from = low_key,"),
+    ("accuracy --exhaustive --range runs (and marks done) the chunks between the range's two halves",
+     "accuracy/exhaustive.c", "if (!st->done[c] && chunk_has_patterns(spec, c)) todo[todo_count++] = c;",
+     "if (!st->done[c]) todo[todo_count++] = c;"),
+    ("merge joins exhaustive shards of different ranges",
+     "accuracy/exhaustive.c", ": !same_range                                    ? \"--range\"",
+     ": !same_range && 0                               ? \"--range\""),
+    ("an exhaustive result read back loses its range",
+     "accuracy/exhaustive.c", "    if (ulpb_range_from_json(doc, &st->spec.range, err, len)) return -1;\n", ""),
+    ("an exhaustive result takes a listed input in a checked chunk but outside the range",
+     "accuracy/exhaustive.c", "(int)(bits >> ULPB_CHUNK_BITS), &first, &end) && bits >= first &&\n           bits < end;",
+     "(int)(bits >> ULPB_CHUNK_BITS), &first, &end);"),
+    ("accuracy --exhaustive --range takes more shards than the range has chunks",
+     "cli/ulpbench.c", "if (spec.shard_count > chunk_count) {", "if (spec.shard_count > chunk_count && 0) {"),
+    ("accuracy --resume takes a --range other than the file's",
+     "cli/ulpbench.c",
+     "(o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi))) {",
+     "0) {"),
 ]
 
 

@@ -1044,6 +1044,52 @@ static void exhaustive_checkpoint_survives_a_kill(void **state) {
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --checkpoint -1 --json $D/ck/x.json"), 2);
 }
 
+/* accuracy --exhaustive --range: every binary32 input in the range, in shards that resume and merge only with their
+ * own range. */
+static void exhaustive_range_runs_resume_and_merge(void **state) {
+    (void)state;
+    static const char common[] = "accuracy --op asin --dtype f32 --exhaustive --range 0.5,0.75 --quiet";
+    char args[256];
+    snprintf(args, sizeof args, "%s --json $D/xr.json --markdown $D/xr.md", common);
+    assert_int_equal(run(args), 0);
+    expect_text_in("xr.md", "Every binary32 input in [0.5, 0.75] only (--range). Shard 0/1 (0-based), reference "
+                            "fast: complete, 4194305 inputs");
+    cJSON *whole = load_json("xr.json");
+    const cJSON *range = cJSON_GetObjectItem(whole, "range");
+    assert_true(cJSON_GetObjectItem(range, "lo")->valuedouble == 0.5);
+    assert_true(cJSON_GetObjectItem(range, "hi")->valuedouble == 0.75);
+    const cJSON *whole_result = cJSON_GetObjectItem(whole, "result");
+    assert_true(number_of(whole_result, "inputs") == 0x1p22 + 1); /* 0.5 up to 0.75 in steps of 2^-24 */
+    /* shard 0 of 2 (chunks 1008-1009 of the range's 1008-1012) stopped and resumed; a resume with another range is
+     * refused */
+    snprintf(args, sizeof args, "%s --shard 0/2 --max-chunks 1 --json $D/xr0.json", common);
+    assert_int_equal(run(args), 3);
+    expect_usage_error("accuracy --resume $D/xr0.json --range 0.5,0.8 --quiet", "shard, range or reference differ");
+    assert_int_equal(run("accuracy --resume $D/xr0.json --range 0.5,0.75 --quiet"), 0);
+    snprintf(args, sizeof args, "%s --shard 1/2 --json $D/xr1.json", common);
+    assert_int_equal(run(args), 0);
+    cJSON *shard = load_json("xr1.json");
+    assert_true(number_of(cJSON_GetObjectItem(shard, "result"), "inputs") == 0x1p21 + 1); /* chunks 1010-1012 */
+    cJSON_Delete(shard);
+    assert_int_equal(run("merge -o $D/xrm.json $D/xr1.json $D/xr0.json"), 0);
+    cJSON *merged = load_json("xrm.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(merged, "complete")));
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(merged, "range"), range, true));
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(merged, "result"), whole_result, true));
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(merged, "state"), cJSON_GetObjectItem(whole, "state"), true));
+    cJSON_Delete(merged);
+    /* a shard of another range, or of no range, is refused */
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --range 0.5,0.7 --shard 1/2 --quiet --json "
+                         "$D/xr1b.json"),
+                     0);
+    expect_usage_error("merge -o $D/xrb.json $D/xr0.json $D/xr1b.json", "have different --range");
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2 --max-chunks 1 --quiet --json "
+                         "$D/xr1c.json"),
+                     3);
+    expect_usage_error("merge -o $D/xrb.json $D/xr0.json $D/xr1c.json", "have different --range");
+    cJSON_Delete(whole);
+}
+
 /* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
 static void exhaustive_resume_keeps_the_command(void **state) {
     (void)state;
@@ -1497,8 +1543,9 @@ static void usage_errors_are_one_line(void **state) {
         {"report --shard 0/2", "unknown option '--shard'"},
         {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite numbers with LO < HI"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
-        {"accuracy --op cos --dtype f32 --exhaustive --range 0,1", "--range goes with sampled runs and f16/bf16"},
-        {"accuracy --op cos --dtype f32 --resume $D/none.json --range 0,1", "not --resume (every binary32 input)"},
+        {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
+        {"accuracy --op asin --exhaustive --range 0.5,0.75 --shard 5/6",
+         "--shard 5/6: --range 0.5,0.75 spans 5 chunks of 2^20 inputs, fewer than 6 shards"},
         {"accuracy --op cos --dtype all --range 7e4,8e4", "--range 7e4,8e4 holds no f16 value; choose --dtype"},
         {"accuracy --op cos --dtype f32 --range 1e39,2e39", "holds no f32 value"},
         {"report --op cos --dtype all --range 0,7e4 --output-dir $D/rq",
@@ -2961,6 +3008,7 @@ int main(void) {
         cmocka_unit_test(accuracy_writes_json),
         cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(ranged_runs_merge_and_record_their_range),
+        cmocka_unit_test(exhaustive_range_runs_resume_and_merge),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
         cmocka_unit_test(exhaustive_checkpoint_survives_a_kill),
         cmocka_unit_test(named_baseline_is_skipped),

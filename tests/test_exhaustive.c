@@ -328,6 +328,140 @@ static void merge_accepts_only_fitting_shards(void **state) {
     cJSON_Delete(doc);
 }
 
+static ulpb_exhaustive_spec ranged_spec(const char *impl, ulpb_op_id op, double lo, double hi, int index, int count) {
+    ulpb_exhaustive_spec spec = spec_for(impl, op, false, index, count);
+    spec.range = (ulpb_input_range){true, lo, hi};
+    return spec;
+}
+
+/* --range: only the patterns whose values lie in the range, in the chunks holding some; shards, resuming and merging
+ * keep to them, and a result whose counts or range do not fit its chunks is refused. */
+static void ranged_run_checks_only_the_range(void **state) {
+    (void)state;
+    /* a negative range not aligned to chunks, where glibc's cosf misrounds: [-1.3, -1.1] spans chunks 3064-3066 */
+    static ulpb_exhaustive_state whole, part, resumed, shards[2], merged;
+    const ulpb_exhaustive_spec spec = ranged_spec("glibc", ULPB_OP_cos, -1.3, -1.1, 0, 1);
+    assert_int_equal(ulpb_exhaustive_chunk_count(&spec), 3);
+    ulpb_exhaustive_init(&whole, &spec);
+    ulpb_exhaustive_run(&whole);
+    assert_true(ulpb_exhaustive_complete(&whole));
+    uint64_t expected = 0;
+    for (uint32_t bits = 0xbf800000u; bits < 0xc0000000u; bits++) {
+        const float x = float_from(bits);
+        expected += x >= -1.3 && x <= -1.1;
+    }
+    assert_int_equal(whole.stats.inputs, expected);
+    assert_true(whole.stats.misrounded > 0 && whole.misrounded_listed > 0);
+    for (uint64_t i = 0; i < whole.misrounded_listed; i++) {
+        const float x = float_from(whole.misrounded[i]);
+        assert_true(x >= -1.3 && x <= -1.1);
+    }
+    assert_true(whole.stats.worst_input >= -1.3 && whole.stats.worst_input <= -1.1);
+    /* the same inputs as an unranged run of the chunks' patterns would check, fewer of them */
+    uint64_t first, end;
+    assert_true(ulpb_exhaustive_chunk_patterns(&spec, 3064, &first, &end));
+    assert_true(float_from((uint32_t)first) <= -1.1 && float_from((uint32_t)(first - 1)) > -1.1);
+    assert_false(ulpb_exhaustive_chunk_patterns(&spec, 3063, &first, &end));
+    assert_false(ulpb_exhaustive_chunk_patterns(&spec, 3067, &first, &end));
+
+    /* stopped after one chunk, through the file, resumed: the whole run's result */
+    ulpb_exhaustive_spec limited = spec;
+    limited.max_chunks = 1;
+    ulpb_exhaustive_init(&part, &limited);
+    ulpb_exhaustive_run(&part);
+    assert_false(ulpb_exhaustive_complete(&part));
+    cJSON *saved = ulpb_exhaustive_json(&part, "test");
+    char err[256];
+    assert_int_equal(ulpb_exhaustive_from_json(saved, &resumed, err, sizeof err), 0);
+    assert_true(resumed.spec.range.given && resumed.spec.range.lo == -1.3 && resumed.spec.range.hi == -1.1);
+    resumed.spec.max_chunks = 0;
+    ulpb_exhaustive_run(&resumed);
+    cJSON *a = comparable_json(&whole), *b = comparable_json(&resumed);
+    assert_true(cJSON_Compare(a, b, true));
+    cJSON_Delete(b);
+    const cJSON *range = cJSON_GetObjectItem(a, "range");
+    assert_true(cJSON_IsObject(range));
+
+    /* two shards, of one chunk and two, merge to the whole */
+    const char *names[2] = {"a.json", "b.json"};
+    for (int k = 0; k < 2; k++) {
+        const ulpb_exhaustive_spec shard = ranged_spec("glibc", ULPB_OP_cos, -1.3, -1.1, k, 2);
+        int shard_first, shard_end;
+        ulpb_exhaustive_shard_chunks(&shard, &shard_first, &shard_end);
+        assert_int_equal(shard_first, 3064 + k);
+        assert_int_equal(shard_end, 3065 + 2 * k);
+        ulpb_exhaustive_init(&shards[k], &shard);
+        ulpb_exhaustive_run(&shards[k]);
+        assert_true(ulpb_exhaustive_complete(&shards[k]));
+    }
+    assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), 0);
+    b = comparable_json(&merged);
+    cJSON_DeleteItemFromObject(b, "command");
+    cJSON_DeleteItemFromObject(a, "command");
+    assert_true(cJSON_Compare(a, b, true));
+    cJSON_Delete(b);
+    assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 1, err, sizeof err), -1); /* one shard: a gap */
+    assert_non_null(strstr(err, "gap: inputs 0xbf900000..0xbfa66666 "));
+    shards[1].spec.range.hi = -1.0; /* another range */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different --range"));
+    shards[1].spec.range.given = false;
+    assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different --range"));
+
+    /* files whose range does not fit what they count */
+    cJSON *edited = cJSON_Duplicate(saved, true);
+    cJSON_ReplaceItemInObject(edited, "range", cJSON_CreateNull()); /* whole chunks: more inputs than counted */
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    cJSON_Delete(edited);
+    edited = cJSON_Duplicate(saved, true);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(edited, "range"), "hi", cJSON_CreateNumber(-1.11));
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "in the range"));
+    cJSON_Delete(edited);
+    edited = cJSON_Duplicate(saved, true);
+    cJSON *no_value = cJSON_CreateObject();
+    cJSON_AddNumberToObject(no_value, "lo", 1e39), cJSON_AddNumberToObject(no_value, "hi", 2e39);
+    cJSON_ReplaceItemInObject(edited, "range", no_value);
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no binary32 value"));
+    cJSON_Delete(edited);
+    edited = cJSON_Duplicate(saved, true); /* a misrounded input in a checked chunk, but outside the range: -1 */
+    cJSON *listed = cJSON_GetObjectItem(cJSON_GetObjectItem(edited, "result"), "misrounded_inputs");
+    assert_true(cJSON_GetArraySize(listed) > 0);
+    cJSON_ReplaceItemInArray(listed, 0, cJSON_CreateString("0xbf800000"));
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "outside \"covered\""));
+    cJSON_Delete(edited);
+    edited = cJSON_Duplicate(saved, true); /* four shards of three chunks */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(edited, "shard"), "count", cJSON_CreateNumber(4));
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "of 3 chunks"));
+    cJSON_Delete(edited);
+    cJSON_Delete(a), cJSON_Delete(saved);
+
+    /* a range around 0: both zeros, in the first chunk of each half, and nothing else there */
+    static ulpb_exhaustive_state tiny[2], both;
+    const ulpb_exhaustive_spec whole_zero = ranged_spec("omk", ULPB_OP_asin, -0x1p-148, 0x1p-148, 0, 1);
+    ulpb_exhaustive_init(&both, &whole_zero);
+    ulpb_exhaustive_run(&both);
+    assert_int_equal(both.stats.inputs, 6);
+    cJSON *zeros = ulpb_exhaustive_json(&both, "test"); /* covers chunks 0 and 2048, none between */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(zeros, "covered")), 2);
+    assert_int_equal(ulpb_exhaustive_from_json(zeros, &resumed, err, sizeof err), 0);
+    assert_true(ulpb_exhaustive_complete(&resumed));
+    cJSON_Delete(zeros);
+    for (int k = 0; k < 2; k++) {
+        const ulpb_exhaustive_spec around_zero = ranged_spec("omk", ULPB_OP_asin, -0x1p-148, 0x1p-148, k, 2);
+        assert_int_equal(ulpb_exhaustive_chunk_count(&around_zero), 2);
+        ulpb_exhaustive_init(&tiny[k], &around_zero);
+        ulpb_exhaustive_run(&tiny[k]);
+        assert_int_equal(tiny[k].stats.inputs, 3); /* a zero and the two smallest subnormals of one sign */
+        assert_true(tiny[k].done[2048 * k] && !tiny[k].done[2048 * (1 - k)]);
+        assert_int_equal(tiny[k].stats.misrounded, 0);
+    }
+}
+
 /* The command line: SIGINT leaves a valid partial result and no temporary file; merge refuses a
  * gap with exit status 2. */
 static void cli_interrupt_and_merge(void **state) {
@@ -386,6 +520,7 @@ int main(void) {
         cmocka_unit_test(fast_reference_run_matches_mpfr_run),
         cmocka_unit_test(interrupted_run_resumes_to_identical_result),
         cmocka_unit_test(merge_accepts_only_fitting_shards),
+        cmocka_unit_test(ranged_run_checks_only_the_range),
         cmocka_unit_test(cli_interrupt_and_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
