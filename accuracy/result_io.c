@@ -578,6 +578,62 @@ static int worst_outside_range(const ulpb_stats *s, const ulpb_input_range *rang
     return 1;
 }
 
+const ulpb_entry *ulpb_result_entry(const cJSON *result, char *err, size_t len) {
+    const char *op_name = ulpb_json_get_string(result, "op"), *dtype_name = ulpb_json_get_string(result, "dtype");
+    const int op = ulpb_op_find(op_name ? op_name : "");
+    const int dtype = ulpb_dtype_find(dtype_name ? dtype_name : "");
+    const char *impl = ulpb_json_get_string(result, "impl");
+    const ulpb_entry *e =
+        op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
+    if (!e) {
+        snprintf(err, len,
+                 "names no registry entry (%s %s %s; a library's rows need ULPB_LIBRARIES to load it as in the run)",
+                 impl ? impl : "no impl", op_name ? op_name : "no op", dtype_name ? dtype_name : "no dtype");
+        return NULL;
+    }
+    if (e->role == ULPB_ROLE_BASELINE) {
+        snprintf(err, len, "names '%s', a throughput baseline with no accuracy", impl);
+        return NULL;
+    }
+    return e;
+}
+
+int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity, char *err, size_t len) {
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0) {
+        snprintf(err, len, "holds no \"results\"");
+        return -1;
+    }
+    int count = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        if (count == capacity) {
+            snprintf(err, len, "holds more results than the registry has entries");
+            return -1;
+        }
+        ulpb_result *r = &results[count];
+        memset(r, 0, sizeof *r);
+        char why[256];
+        const char *mode = ulpb_json_get_string(item, "mode");
+        if (!(r->entry = ulpb_result_entry(item, why, sizeof why))) {
+            snprintf(err, len, "result %d %s", count, why);
+            return -1;
+        }
+        if (!mode || (strcmp(mode, "sampled") != 0 && strcmp(mode, "exhaustive") != 0)) {
+            snprintf(err, len, "result %d: \"mode\" is not \"sampled\" or \"exhaustive\"", count);
+            return -1;
+        }
+        r->exhaustive = strcmp(mode, "exhaustive") == 0;
+        if (ulpb_stats_from_json(item, cJSON_GetObjectItemCaseSensitive(item, "state"), &r->total, why, sizeof why) ||
+            ulpb_stats_check_inputs(&r->total, &ulpb_dtypes[r->entry->dtype], why, sizeof why)) {
+            snprintf(err, len, "result %d: %s", count, why);
+            return -1;
+        }
+        count++;
+    }
+    return count;
+}
+
 cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int count, const char *command, char *err,
                            size_t len) {
     enum { MAX_SHARDS = 4096 };
@@ -678,24 +734,13 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     cJSON *out = NULL;
     for (int r = 0; r < result_count; r++) {
         const cJSON *id = cJSON_GetArrayItem(first_results, r);
-        const char *op_name = ulpb_json_get_string(id, "op"), *dtype_name = ulpb_json_get_string(id, "dtype");
-        const int op = ulpb_op_find(op_name ? op_name : "");
-        const int dtype = ulpb_dtype_find(dtype_name ? dtype_name : "");
-        const char *impl = ulpb_json_get_string(id, "impl");
-        results[r].entry =
-            op >= 0 && dtype >= 0 && impl ? ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype) : NULL;
-        if (!results[r].entry) {
-            snprintf(err, len,
-                     "%s: result %d names no registry entry (%s %s %s; a library's rows need ULPB_LIBRARIES "
-                     "to load it as in the run)",
-                     names[0], r, impl ? impl : "no impl", op_name ? op_name : "no op",
-                     dtype_name ? dtype_name : "no dtype");
+        char why_entry[256];
+        if (!(results[r].entry = ulpb_result_entry(id, why_entry, sizeof why_entry))) {
+            snprintf(err, len, "%s: result %d %s", names[0], r, why_entry);
             goto done;
         }
-        if (results[r].entry->role == ULPB_ROLE_BASELINE) {
-            snprintf(err, len, "%s: result %d names '%s', a throughput baseline with no accuracy", names[0], r, impl);
-            goto done;
-        }
+        const char *impl = results[r].entry->impl;
+        const int op = (int)results[r].entry->op, dtype = (int)results[r].entry->dtype;
         for (int q = 0; q < r; q++)
             if (results[q].entry == results[r].entry) {
                 snprintf(err, len, "%s: results %d and %d are both %s %s %s", names[0], q, r, impl, ulpb_ops[op].name,

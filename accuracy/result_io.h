@@ -82,6 +82,13 @@ int ulpb_json_get_hex_double(const cJSON *o, const char *key, double *v, char *e
 /* A count as the outputs record it: an integer in 0..2^53 (exact in binary64); -1 with err set otherwise. */
 int ulpb_json_get_count(const cJSON *o, const char *key, uint64_t *out, char *err, size_t err_len);
 
+/* The registry entry a result object names by "op", "dtype" and "impl"; NULL with a message ("names no registry entry
+ * (...)") when there is none or it is a throughput baseline. */
+const ulpb_entry *ulpb_result_entry(const cJSON *result, char *err, size_t err_len);
+/* The results of an accuracy or report document: each one's entry, mode and statistics (not its samplers), at most
+ * capacity of them. Returns how many, or -1 and a message when one is malformed or names no registry entry. */
+int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity, char *err, size_t err_len);
+
 /* Combines the documents of `ulpbench accuracy --shard K/N` (sampled runs) into one; NULL with a
  * message when they differ in version, seed, samples, reference, ops, dtypes or implementations,
  * repeat a shard or miss one. Shards merge in index order. */

@@ -387,6 +387,33 @@ static int parse_threshold(const char *text, int *dtype, const char **value) {
     return *dtype < 0 ? -1 : 0;
 }
 
+/* --max-ulp DTYPE=X (is_max_ulp) or --max-misrounded DTYPE=N into gate: 0, or a usage error's status after its
+ * message. */
+static int parse_gate_limit(const char *sub, bool is_max_ulp, const char *arg, ulpb_gate_limits *gate,
+                            bool max_ulp_given[ULPB_DTYPE_COUNT]) {
+    int dt;
+    const char *value;
+    if (is_max_ulp) {
+        double v;
+        if (parse_threshold(arg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", arg);
+        /* a subnormal limit would print as 0 in the gate's message, or as 1e-310 for another number */
+        if (parse_number(value, &v) || !(v >= 0) || v == INFINITY || (v > 0 && v < DBL_MIN))
+            return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'", value);
+        if (max_ulp_given[dt]) /* a second limit for a dtype would silently replace the first */
+            return fail(sub, "--max-ulp %s given twice", ulpb_dtypes[dt].name);
+        gate->max_ulp[dt] = v;
+        max_ulp_given[dt] = true;
+        return 0;
+    }
+    unsigned long long u;
+    if (parse_threshold(arg, &dt, &value) || parse_json_integer(value, &u))
+        return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", arg);
+    if (gate->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
+    gate->max_misrounded[dt] = (long long)u;
+    gate->misrounded_given[dt] = true;
+    return 0;
+}
+
 /* --samples and --seed describe the sampled f32/f64 rows: with only 16-bit types selected (checked on every input) the
  * run would not be the one its recorded command says. */
 static bool selects_sampled_rows(const accuracy_options *o) {
@@ -650,8 +677,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
     char ops[64], dtypes[64];
     names_of(ops, sizeof ops, ULPB_OP_COUNT, op_name);
     names_of(dtypes, sizeof dtypes, ULPB_DTYPE_COUNT, dtype_name);
-    int c, dt;
-    const char *value;
+    int c;
     unsigned long long u;
     while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
@@ -717,25 +743,9 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->range.given = true;
             o->range_text = optarg;
             break;
-        case OPT_MAX_ULP: {
-            double v;
-            if (parse_threshold(optarg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", optarg);
-            /* a subnormal limit would print as 0 in the gate's message, or as 1e-310 for another number */
-            if (parse_number(value, &v) || !(v >= 0) || v == INFINITY || (v > 0 && v < DBL_MIN))
-                return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'",
-                            value);
-            if (o->max_ulp_given[dt]) /* a second limit for a dtype would silently replace the first */
-                return fail(sub, "--max-ulp %s given twice", ulpb_dtypes[dt].name);
-            o->gate.max_ulp[dt] = v;
-            o->max_ulp_given[dt] = true;
-            break;
-        }
+        case OPT_MAX_ULP:
         case OPT_MAX_MIS:
-            if (parse_threshold(optarg, &dt, &value) || parse_json_integer(value, &u))
-                return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", optarg);
-            if (o->gate.misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
-            o->gate.max_misrounded[dt] = (long long)u;
-            o->gate.misrounded_given[dt] = true;
+            if (parse_gate_limit(sub, c == OPT_MAX_ULP, optarg, &o->gate, o->max_ulp_given)) return EXIT_USAGE;
             break;
         case OPT_EXHAUSTIVE:
         case OPT_SHARD:
@@ -1368,6 +1378,158 @@ static int cmd_targets(int argc, char **argv) {
     if (status == 0 && gate && summary.met_everyone < summary.measured) status = EXIT_GATE;
     for (int i = 0; i < count; i++) cJSON_Delete(docs[i]);
     return status;
+}
+
+/* ---- gate --------------------------------------------------------------------------------- */
+
+/* The rows of one saved result, with what the gate's lines say of them: the file's mode and range, and for an
+ * exhaustive result whether it is complete. Returns the row count, or -1 after a usage error's message. */
+/* A usage error's message for gate, and -1 for gate_rows_of to return. */
+__attribute__((format(printf, 1, 2))) static int refused(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_line("ulpbench gate: ", fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, char *label, size_t label_len,
+                        bool *incomplete) {
+    const char *schema = ulpb_json_get_string(doc, "schema");
+    char err[512];
+    double shard_index = 0, shard_count = 1;
+    const cJSON *shard = cJSON_GetObjectItemCaseSensitive(doc, "shard");
+    if (shard && (ulpb_json_get_number(shard, "index", &shard_index, err, sizeof err) ||
+                  ulpb_json_get_number(shard, "count", &shard_count, err, sizeof err)))
+        return refused("%s: shard: %s", name, err);
+    const bool exhaustive = schema && strcmp(schema, "ulpbench.exhaustive") == 0;
+    if (!exhaustive &&
+        !(schema && (strcmp(schema, "ulpbench.accuracy") == 0 || strcmp(schema, "ulpbench.report") == 0)))
+        return refused("%s: not the JSON of ulpbench accuracy, report or merge (%s%s%s)", name,
+                       schema ? "schema \"" : "no \"schema\"", schema ? schema : "", schema ? "\"" : "");
+    if (shard_count != 1) /* a shard's counts stand for part of the run */
+        return refused("%s is shard %g/%g of a%s run: merge the shards first (ulpbench merge)", name, shard_index,
+                       shard_count, exhaustive ? "n exhaustive" : " sampled");
+    ulpb_input_range range = {0};
+    int count;
+    *incomplete = false;
+    if (exhaustive) {
+        ulpb_exhaustive_state *st = calloc(1, sizeof *st);
+        if (!st) return refused("out of memory");
+        if (ulpb_exhaustive_from_json(doc, st, err, sizeof err)) {
+            free(st);
+            return refused("%s: %s", name, err);
+        }
+        rows[0] = (ulpb_result){.entry = st->spec.entry, .exhaustive = true, .total = st->stats};
+        range = st->spec.range;
+        *incomplete = !ulpb_exhaustive_complete(st);
+        count = 1;
+        free(st);
+    } else if (ulpb_range_from_json(doc, &range, err, sizeof err) ||
+               (count = ulpb_results_from_json(doc, rows, (int)ulpb_entry_count, err, sizeof err)) < 0) {
+        return refused("%s: %s", name, err);
+    }
+    if (range.given) {
+        char lo[48], hi[48];
+        plain_decimal(lo, sizeof lo, range.lo);
+        plain_decimal(hi, sizeof hi, range.hi);
+        snprintf(label, label_len, ", inputs in [%s, %s] only", lo, hi);
+    } else {
+        label[0] = 0;
+    }
+    return count;
+}
+
+static int cmd_gate(int argc, char **argv) {
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS };
+    static const struct option opts[] = {{"max-ulp", required_argument, 0, OPT_MAX_ULP},
+                                         {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    ulpb_gate_limits limits;
+    ulpb_gate_defaults(&limits);
+    bool max_ulp_given[ULPB_DTYPE_COUNT] = {0};
+    int c;
+    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == OPT_MAX_ULP || c == OPT_MAX_MIS) {
+            if (parse_gate_limit("gate", c == OPT_MAX_ULP, optarg, &limits, max_ulp_given)) return EXIT_USAGE;
+        } else if (c == 'h') {
+            puts("usage: ulpbench gate [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... RESULT.json...\n\n"
+                 "Holds saved accuracy results (the JSON of 'ulpbench accuracy', with or without --exhaustive,\n"
+                 "of 'ulpbench merge', or a report.json) to the gate of 'ulpbench report': every production (omk)\n"
+                 "row and every row of ULPB_LIBRARIES must have 0 special-value mismatches, 0 misrounded if the\n"
+                 "registry marks it correctly rounded (unless --max-misrounded names its dtype), and misrounded and\n"
+                 "max ULP within the per-dtype limits (registry.def's, or --max-misrounded and --max-ulp); an\n"
+                 "exhaustive result must also be complete. Peer rows are listed, not gated. Prints one line per row\n"
+                 "and a verdict. Exit status 0 when every gated row passes (or none is gated), 1 when one fails, 2\n"
+                 "for a file that is missing or not such a result, or a shard (merge the shards first).");
+            return 0;
+        } else
+            return bad_option("gate", c, argc, argv);
+    }
+    const int count = argc - optind;
+    if (count < 1) return fail("gate", "no result files (try --help)");
+    const char *const *names = (const char *const *)argv + optind;
+    ulpb_result *rows = calloc(ulpb_entry_count, sizeof *rows);
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *out = rows ? open_memstream(&text, &text_len) : NULL;
+    if (!out) {
+        free(rows);
+        return fail("gate", "out of memory");
+    }
+    int status = 0, gated = 0, failed = 0, peers = 0;
+    for (int i = 0; i < count && status == 0; i++) {
+        cJSON *doc = read_json_file("gate", names[i], &status);
+        char label[128];
+        bool incomplete;
+        const int row_count = doc ? gate_rows_of(names[i], doc, rows, label, sizeof label, &incomplete) : -1;
+        cJSON_Delete(doc);
+        if (row_count < 0) {
+            if (status == 0) status = EXIT_USAGE;
+            break;
+        }
+        for (int k = 0; k < row_count; k++) {
+            const ulpb_result *r = &rows[k];
+            const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION || r->entry->role == ULPB_ROLE_LIBRARY;
+            char why[200] = "", measured[32];
+            const bool passed = gated_row && !incomplete && !ulpb_gate_check(r, &limits, why, sizeof why);
+            ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
+            if (!gated_row)
+                snprintf(why, sizeof why, "not gated");
+            else if (incomplete)
+                snprintf(why, sizeof why, "incomplete: %llu inputs checked (continue it with --resume)",
+                         (unsigned long long)r->total.inputs);
+            else if (passed)
+                snprintf(why, sizeof why, "%llu misrounded, max ULP %s", (unsigned long long)r->total.misrounded,
+                         measured);
+            gated += gated_row;
+            failed += gated_row && !passed;
+            peers += !gated_row;
+            fprintf(out, "- %s %s %s %s (%s: %s%s, %llu inputs): %s\n",
+                    !gated_row ? "PEER"
+                    : passed   ? "PASS"
+                               : "FAIL",
+                    r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[r->entry->dtype].name, names[i],
+                    r->exhaustive ? "exhaustive" : "sampled", label, (unsigned long long)r->total.inputs, why);
+        }
+    }
+    if (status == 0) {
+        if (gated == 0)
+            fprintf(out, "Gate: PASSED, but nothing was gated: the files hold no production (omk) row and no row of "
+                         "ULPB_LIBRARIES.\n");
+        else if (failed)
+            fprintf(out, "Gate: FAILED (%d of %d gated row%s failed%s).\n", failed, gated, gated == 1 ? "" : "s",
+                    peers ? "; peer rows are not gated" : "");
+        else
+            fprintf(out, "Gate: PASSED (%d gated row%s%s).\n", gated, gated == 1 ? "" : "s",
+                    peers ? "; peer rows are not gated" : "");
+    }
+    fclose(out);
+    if (status == 0) fputs(text, stdout); /* a refused file leaves stdout empty: no verdict on part of the files */
+    free(text);
+    free(rows);
+    return status ? status : failed ? EXIT_GATE : 0;
 }
 
 /* ---- hard-cases ---------------------------------------------------------------------------- */
@@ -2149,7 +2311,8 @@ static void usage(FILE *f) {
           "  report     the default suite, report.json + report.md, and the CI gate\n"
           "  merge      combine the shards of an exhaustive or sampled accuracy run\n"
           "  hard-cases search binary64 or binary32 inputs that are hard to round\n"
-          "  targets    check saved bench results against the throughput targets\n\n"
+          "  targets    check saved bench results against the throughput targets\n"
+          "  gate       hold saved accuracy results (exhaustive ones too) to the report's gate\n\n"
           "Run 'ulpbench <command> --help' for a command's options, 'ulpbench --version' for the versions of\n"
           "ulpbench, omk (and its build in use) and the libraries it measures against.\n",
           f);
@@ -2515,6 +2678,8 @@ int main(int argc, char **argv) {
         status = cmd_bench(argc - 1, argv + 1);
     else if (strcmp(sub, "targets") == 0)
         status = cmd_targets(argc - 1, argv + 1);
+    else if (strcmp(sub, "gate") == 0)
+        status = cmd_gate(argc - 1, argv + 1);
     else if (strcmp(sub, "--version") == 0 && argc > 2) {
         fail_early("--version takes no arguments");
         status = EXIT_USAGE;

@@ -1,8 +1,8 @@
 /* libFuzzer target for every reader of files a user hands ulpbench: `eval`'s .npy input, and the JSON that `merge`,
- * `accuracy --resume` and `targets` read back (exhaustive and sampled accuracy results, bench runs). An input that
- * starts as a .npy file does (0x93) goes to the .npy reader, and any input to each JSON reader. A reader may refuse an
- * input (that is the point), never crash, leak, or read out of bounds; ASan and UBSan watch that.
- * Built with -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a fixed number of inputs. */
+ * `accuracy --resume`, `targets` and `gate` read back (exhaustive and sampled accuracy results, bench runs). An input
+ * that starts as a .npy file does (0x93) goes to the .npy reader, and any input to each JSON reader. A reader may
+ * refuse an input (that is the point), never crash, leak, or read out of bounds; ASan and UBSan watch that. Built with
+ * -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a fixed number of inputs. */
 #define _GNU_SOURCE
 
 #include <stdint.h>
@@ -55,6 +55,17 @@ static void read_as_sampled_shards(cJSON *doc) {
         cJSON_Delete(ulpb_accuracy_merge(docs, names, count, "ulpbench merge a.json", err, sizeof err));
 }
 
+static void read_as_gated_results(const cJSON *doc) {
+    ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
+    if (!results) abort();
+    char err[512], why[200];
+    ulpb_gate_limits limits;
+    ulpb_gate_defaults(&limits);
+    const int count = ulpb_results_from_json(doc, results, (int)ulpb_entry_count, err, sizeof err);
+    for (int i = 0; i < count; i++) (void)ulpb_gate_check(&results[i], &limits, why, sizeof why);
+    free(results);
+}
+
 static void read_as_bench_runs(const cJSON *doc) {
     static FILE *sink;
     if (!sink && !(sink = fopen("/dev/null", "w"))) abort();
@@ -77,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (doc) {
         read_as_exhaustive(doc);
         read_as_sampled_shards(doc);
+        read_as_gated_results(doc);
         read_as_bench_runs(doc);
         cJSON_Delete(doc);
     }

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 180 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 185 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -58,7 +58,9 @@ without its own check of the range), from a second review, test_cli; 174-180, pl
 --range on 2026-12-06 (late), by hand: 174 (a chunk's patterns below the range checked), 175 (the chunks between a
 range's two halves run), 176 (shards of different ranges merged), 177 (a result's range lost when read back) and 178 (a
 listed input outside the range taken) fail test_exhaustive, 176 test_cli too, and 179 (more shards than chunks) and
-180 (a --resume with another range) test_cli):
+180 (a --resume with another range) test_cli; 181-185, planted with ulpbench gate the same day (an incomplete exhaustive
+result passed, a shard gated as a whole run, exit 0 on a failure, peers gated, a verdict printed before a refused
+file), by hand: test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -161,8 +163,8 @@ MUTANTS = [
      'ulpb_json_add_exact(b, "real_time", r->ns_per_element);'),
     ("report gate fails a kernel whose max ULP equals the limit",
      "accuracy/result_io.c", "!(r->total.max_ulp <= g->max_ulp[d])) {", "!(r->total.max_ulp < g->max_ulp[d])) {"),
-    ("report ignores the value of --max-misrounded",
-     "cli/ulpbench.c", "o->gate.max_misrounded[dt] = (long long)u;", "(void)u;"),
+    ("report (and gate) ignore the value of --max-misrounded",
+     "cli/ulpbench.c", "gate->max_misrounded[dt] = (long long)u;", "(void)u;"),
     ("merged results keep the largest misrounded count instead of the sum",
      "accuracy/accuracy.c", "into->misrounded += from->misrounded;",
      "if (from->misrounded > into->misrounded) into->misrounded = from->misrounded;"),
@@ -603,6 +605,20 @@ MUTANTS = [
      "cli/ulpbench.c",
      "(o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi))) {",
      "0) {"),
+    ("gate passes an exhaustive result that stopped before its end",
+     "cli/ulpbench.c", "const bool passed = gated_row && !incomplete && !ulpb_gate_check(r, &limits, why, sizeof why);",
+     "const bool passed = gated_row && !ulpb_gate_check(r, &limits, why, sizeof why);"),
+    ("gate holds a shard's counts to the gate as if they were the whole run's",
+     "cli/ulpbench.c", "if (shard_count != 1) /* a shard's counts stand for part of the run */",
+     "if (shard_count != 1 && 0)"),
+    ("gate exits 0 when a row fails",
+     "cli/ulpbench.c", "return status ? status : failed ? EXIT_GATE : 0;", "return status;"),
+    ("gate holds peer rows to the gate",
+     "cli/ulpbench.c",
+     "const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION || r->entry->role == ULPB_ROLE_LIBRARY;",
+     "const bool gated_row = true;"),
+    ("gate prints the verdicts of the files before a refused one",
+     "cli/ulpbench.c", "if (status == 0) fputs(text, stdout);", "fputs(text, stdout);"),
 ]
 
 

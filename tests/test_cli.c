@@ -1090,6 +1090,63 @@ static void exhaustive_range_runs_resume_and_merge(void **state) {
     cJSON_Delete(whole);
 }
 
+/* gate holds saved results (sampled, exhaustive, merged, a report.json) to the report's gate, and refuses shards and
+ * files that are no such result with stdout left empty. */
+static void gate_holds_saved_results(void **state) {
+    (void)state;
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk,glibc --quiet --json $D/g16.json"), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --range 0.5,0.75 --quiet --json $D/gx.json"), 0);
+    assert_int_equal(run("gate $D/g16.json $D/gx.json"), 0);
+    char *out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "- PASS omk cos f16 ("));
+    assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): 0 misrounded, max ULP 0.500\n"));
+    assert_non_null(strstr(out, "- PEER glibc cos f16 ("));
+    assert_non_null(strstr(out, "/gx.json: exhaustive, inputs in [0.5, 0.75] only, 4194305 inputs): 0 misrounded"));
+    assert_non_null(strstr(out, "Gate: PASSED (2 gated rows; peer rows are not gated).\n"));
+    free(out);
+    /* a limit the omk row exceeds fails it, and the gate */
+    assert_int_equal(run("gate --max-ulp f16=0.4 $D/g16.json"), 1);
+    out = slurp(path("out.txt"));
+    assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n"));
+    assert_non_null(strstr(out, "- FAIL omk cos f16 ("));
+    assert_non_null(strstr(out, "Gate: FAILED (1 of 1 gated row failed; peer rows are not gated).\n"));
+    free(out);
+    /* an exhaustive run stopped before its end proves nothing: it fails */
+    assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --max-chunks 1 --quiet --json $D/gp.json"), 3);
+    assert_int_equal(run("gate $D/gp.json"), 1);
+    expect_text_in("out.txt", "1048576 inputs): incomplete: 1048576 inputs checked (continue it with --resume)");
+    /* peers alone: nothing gated */
+    assert_int_equal(run("accuracy --op asin --dtype bf16 --impl glibc --quiet --json $D/gg.json"), 0);
+    assert_int_equal(run("gate $D/gg.json"), 0);
+    expect_text_in("out.txt", "Gate: PASSED, but nothing was gated");
+    /* a report.json, whose sampled rows count */
+    assert_int_equal(
+        run("report --op asin --dtype f64 --impl omk --samples 2000 --no-bench --quiet --output-dir $D/gr"), 0);
+    assert_int_equal(run("gate $D/gr/report.json"), 0);
+    expect_text_in("out.txt", "/gr/report.json: sampled, 2000 inputs): 0 misrounded");
+    /* refused, with exit 2 and nothing on stdout: shards, a bench run, a missing file, a limit given twice */
+    assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 7/4096 --quiet --json $D/gxs.json"), 0);
+    assert_int_equal(run("bench --op cos --dtype f16 --impl omk --sizes 4096 --rounds 1 --quiet --json $D/gb.json"), 0);
+    static const struct {
+        const char *args, *needle;
+    } refused[] = {
+        {"gate $D/g16.json $D/gs.json", "is shard 1/2 of a sampled run: merge the shards first (ulpbench merge)"},
+        {"gate $D/gxs.json", "is shard 7/4096 of an exhaustive run: merge the shards first"},
+        {"gate $D/g16.json $D/gb.json", "not the JSON of ulpbench accuracy, report or merge (no \"schema\")"},
+        {"gate $D/g16.json $D/none.json", "cannot open"},
+        {"gate --max-ulp f16=1 --max-ulp f16=2 $D/g16.json", "--max-ulp f16 given twice"},
+        {"gate --max-misrounded f32=x $D/g16.json", "--max-misrounded needs DTYPE=COUNT"},
+        {"gate", "no result files"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        expect_usage_error(refused[k].args, refused[k].needle);
+        out = slurp(path("out.txt"));
+        if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", refused[k].args, out);
+        free(out);
+    }
+}
+
 /* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
 static void exhaustive_resume_keeps_the_command(void **state) {
     (void)state;
@@ -3009,6 +3066,7 @@ int main(void) {
         cmocka_unit_test(sampled_shards_merge),
         cmocka_unit_test(ranged_runs_merge_and_record_their_range),
         cmocka_unit_test(exhaustive_range_runs_resume_and_merge),
+        cmocka_unit_test(gate_holds_saved_results),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
         cmocka_unit_test(exhaustive_checkpoint_survives_a_kill),
         cmocka_unit_test(named_baseline_is_skipped),
