@@ -181,6 +181,16 @@ static void fast_reference_run_matches_mpfr_run(void **state) {
     assert_true(fabs(fast.stats.max_ulp - mpfr.stats.max_ulp) < 1e-6);
 }
 
+/* A run of spec stopped after one chunk, into part, and its JSON. */
+static cJSON *stopped_after_one_chunk(ulpb_exhaustive_state *part, const ulpb_exhaustive_spec *spec) {
+    ulpb_exhaustive_spec limited = *spec;
+    limited.max_chunks = 1;
+    ulpb_exhaustive_init(part, &limited);
+    ulpb_exhaustive_run(part);
+    assert_false(ulpb_exhaustive_complete(part));
+    return ulpb_exhaustive_json(part, "test");
+}
+
 static void interrupted_run_resumes_to_identical_result(void **state) {
     (void)state;
     static ulpb_exhaustive_state whole, part, resumed;
@@ -189,13 +199,8 @@ static void interrupted_run_resumes_to_identical_result(void **state) {
     ulpb_exhaustive_init(&whole, &spec);
     ulpb_exhaustive_run(&whole);
     assert_true(ulpb_exhaustive_complete(&whole) && whole.stats.misrounded > 1000 && whole.misrounded_listed > 0);
-    ulpb_exhaustive_spec limited = spec;
-    limited.max_chunks = 1;
-    ulpb_exhaustive_init(&part, &limited);
-    ulpb_exhaustive_run(&part);
-    assert_false(ulpb_exhaustive_complete(&part));
     /* through the file format, as --resume does */
-    cJSON *saved = ulpb_exhaustive_json(&part, "test");
+    cJSON *saved = stopped_after_one_chunk(&part, &spec);
     char *text = cJSON_Print(saved);
     cJSON *loaded = cJSON_Parse(text);
     char err[256];
@@ -365,12 +370,7 @@ static void ranged_run_checks_only_the_range(void **state) {
     assert_false(ulpb_exhaustive_chunk_patterns(&spec, 3067, &first, &end));
 
     /* stopped after one chunk, through the file, resumed: the whole run's result */
-    ulpb_exhaustive_spec limited = spec;
-    limited.max_chunks = 1;
-    ulpb_exhaustive_init(&part, &limited);
-    ulpb_exhaustive_run(&part);
-    assert_false(ulpb_exhaustive_complete(&part));
-    cJSON *saved = ulpb_exhaustive_json(&part, "test");
+    cJSON *saved = stopped_after_one_chunk(&part, &spec);
     char err[256];
     assert_int_equal(ulpb_exhaustive_from_json(saved, &resumed, err, sizeof err), 0);
     assert_true(resumed.spec.range.given && resumed.spec.range.lo == -1.3 && resumed.spec.range.hi == -1.1);
