@@ -1039,16 +1039,20 @@ static int run_exhaustive(const accuracy_options *o) {
         cJSON_Delete(doc);
         /* what the file says wins; a flag that contradicts it is an error */
         const ulpb_exhaustive_spec *s = &st->spec;
-        if ((o->op_mask && o->op_mask != (1u << s->entry->op)) ||
-            (o->impl_count && strcmp(o->impls[0], s->entry->impl) != 0) ||
-            (o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count)) ||
-            (o->reference_given && o->mpfr_reference != s->mpfr_reference) ||
-            (o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi))) {
+        const char *differs =
+            o->op_mask && o->op_mask != (1u << s->entry->op)                                           ? "--op"
+            : o->impl_count && strcmp(o->impls[0], s->entry->impl) != 0                                ? "--impl"
+            : o->shard_given && (o->shard_index != s->shard_index || o->shard_count != s->shard_count) ? "--shard"
+            : o->reference_given && o->mpfr_reference != s->mpfr_reference                             ? "--reference"
+            : o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi)
+                ? "--range"
+                : NULL;
+        if (differs) {
             free(st);
             free(started_by);
             cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
-            return fail(sub, "--resume '%s': its op, implementation, shard, range or reference differ from the flags",
-                        o->resume_path);
+            return fail(sub, "--resume '%s': %s differs from the file's (the file's settings are the run's)",
+                        o->resume_path, differs);
         }
         if (!json_path) json_path = o->resume_path;
         if (complete_doc && ulpb_output_same(json_path, o->resume_path)) json_path = NULL; /* left as it was */
@@ -1701,8 +1705,9 @@ static int cmd_accuracy(int argc, char **argv) {
             "                        [--range LO,HI] [--reference fast|mpfr] [--threads N] [--json FILE]\n"
             "                        [--markdown FILE] [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
             "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns; with\n"
-            "--range, every input in [LO, HI] and the chunks holding some) against the fast reference (glibc\n"
-            "binary64 with a rounding test, MPFR when undecided) or MPFR alone.\n"
+            "--range, only the inputs in [LO, HI], and --shard splits the chunks holding them, N at most their\n"
+            "number) against the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR\n"
+            "alone.\n"
             "SIGINT/SIGTERM/SIGHUP (or --max-chunks) stop after the chunks in progress and write a partial result\n"
             "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
             "result is also written every %g s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"

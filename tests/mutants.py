@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 185 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 187 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -60,7 +60,8 @@ range's two halves run), 176 (shards of different ranges merged), 177 (a result'
 listed input outside the range taken) fail test_exhaustive, 176 test_cli too, and 179 (more shards than chunks) and
 180 (a --resume with another range) test_cli; 181-185, planted with ulpbench gate the same day (an incomplete exhaustive
 result passed, a shard gated as a whole run, exit 0 on a failure, peers gated, a verdict printed before a refused
-file), by hand: test_cli):
+file), by hand: test_cli; 186 and 187, from a review of accuracy --exhaustive --range (a listed input above the range
+taken, ranges differing in their lower end alone merged), by hand: test_exhaustive):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -603,8 +604,8 @@ MUTANTS = [
      "cli/ulpbench.c", "if (spec.shard_count > chunk_count) {", "if (spec.shard_count > chunk_count && 0) {"),
     ("accuracy --resume takes a --range other than the file's",
      "cli/ulpbench.c",
-     "(o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi))) {",
-     "0) {"),
+     ": o->range.given && !(s->range.given && o->range.lo == s->range.lo && o->range.hi == s->range.hi)",
+     ": 0"),
     ("gate passes an exhaustive result that stopped before its end",
      "cli/ulpbench.c", "const bool passed = gated_row && !incomplete && !ulpb_gate_check(r, &limits, why, sizeof why);",
      "const bool passed = gated_row && !ulpb_gate_check(r, &limits, why, sizeof why);"),
@@ -619,6 +620,11 @@ MUTANTS = [
      "const bool gated_row = true;"),
     ("gate prints the verdicts of the files before a refused one",
      "cli/ulpbench.c", "if (status == 0) fputs(text, stdout);", "fputs(text, stdout);"),
+    ("an exhaustive result takes a listed input above the range in a checked chunk",
+     "accuracy/exhaustive.c", "&first, &end) && bits >= first &&\n           bits < end;", "&first, &end) && bits >= first;"),
+    ("merge joins exhaustive shards whose ranges differ in their lower end alone",
+     "accuracy/exhaustive.c", "(!s->range.given || (s->range.lo == whole.range.lo && s->range.hi == whole.range.hi));",
+     "(!s->range.given || s->range.hi == whole.range.hi);"),
 ]
 
 

@@ -1064,7 +1064,9 @@ static void exhaustive_range_runs_resume_and_merge(void **state) {
      * refused */
     snprintf(args, sizeof args, "%s --shard 0/2 --max-chunks 1 --json $D/xr0.json", common);
     assert_int_equal(run(args), 3);
-    expect_usage_error("accuracy --resume $D/xr0.json --range 0.5,0.8 --quiet", "shard, range or reference differ");
+    expect_usage_error("accuracy --resume $D/xr0.json --range 0.5,0.8 --quiet", "--range differs from the file's");
+    expect_usage_error("accuracy --resume $D/xr0.json --range 0.55,0.75 --quiet", "--range differs from the file's");
+    expect_usage_error("accuracy --resume $D/xr0.json --shard 1/2 --quiet", "--shard differs from the file's");
     assert_int_equal(run("accuracy --resume $D/xr0.json --range 0.5,0.75 --quiet"), 0);
     snprintf(args, sizeof args, "%s --shard 1/2 --json $D/xr1.json", common);
     assert_int_equal(run(args), 0);

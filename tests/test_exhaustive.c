@@ -405,6 +405,9 @@ static void ranged_run_checks_only_the_range(void **state) {
     shards[1].spec.range.hi = -1.0; /* another range */
     assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "different --range"));
+    shards[1].spec.range.hi = -1.1, shards[1].spec.range.lo = -1.29; /* another lower end alone */
+    assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different --range"));
     shards[1].spec.range.given = false;
     assert_int_equal(ulpb_exhaustive_merge(&merged, shards, names, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "different --range"));
@@ -430,6 +433,14 @@ static void ranged_run_checks_only_the_range(void **state) {
     cJSON *listed = cJSON_GetObjectItem(cJSON_GetObjectItem(edited, "result"), "misrounded_inputs");
     assert_true(cJSON_GetArraySize(listed) > 0);
     cJSON_ReplaceItemInArray(listed, 0, cJSON_CreateString("0xbf800000"));
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "outside \"covered\""));
+    cJSON_Delete(edited);
+    /* the same above the range's last input, in the last chunk of the complete result: -1.3000001 */
+    edited = ulpb_exhaustive_json(&whole, "test");
+    listed = cJSON_GetObjectItem(cJSON_GetObjectItem(edited, "result"), "misrounded_inputs");
+    assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), 0);
+    cJSON_ReplaceItemInArray(listed, cJSON_GetArraySize(listed) - 1, cJSON_CreateString("0xbfa66667"));
     assert_int_equal(ulpb_exhaustive_from_json(edited, &resumed, err, sizeof err), -1);
     assert_non_null(strstr(err, "outside \"covered\""));
     cJSON_Delete(edited);
