@@ -623,6 +623,12 @@ int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity,
             snprintf(err, len, "result %d: \"mode\" is not \"sampled\" or \"exhaustive\"", count);
             return -1;
         }
+        for (int q = 0; q < count; q++)
+            if (results[q].entry == r->entry) {
+                snprintf(err, len, "results %d and %d are both %s %s %s", q, count, r->entry->impl,
+                         ulpb_ops[r->entry->op].name, ulpb_dtypes[r->entry->dtype].name);
+                return -1;
+            }
         r->exhaustive = strcmp(mode, "exhaustive") == 0;
         if (ulpb_stats_from_json(item, cJSON_GetObjectItemCaseSensitive(item, "state"), &r->total, why, sizeof why) ||
             ulpb_stats_check_inputs(&r->total, &ulpb_dtypes[r->entry->dtype], why, sizeof why)) {

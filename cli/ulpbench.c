@@ -1397,6 +1397,34 @@ __attribute__((format(printf, 1, 2))) static int refused(const char *fmt, ...) {
     return -1;
 }
 
+/* The rows of an accuracy or report document count the whole run's inputs: every one of a 16-bit dtype (in the range),
+ * "samples" of binary32 and binary64; a shard's or an edited file's do not. 0, or -1 and a message. */
+static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, const ulpb_result *rows, int count,
+                            char *err, size_t len) {
+    uint64_t samples = 0;
+    const cJSON *samples_item = cJSON_GetObjectItemCaseSensitive(doc, "samples");
+    if (samples_item && !cJSON_IsNull(samples_item) && ulpb_json_get_count(doc, "samples", &samples, err, len))
+        return -1;
+    for (int k = 0; k < count; k++) {
+        const ulpb_dtype_id dtype = rows[k].entry->dtype;
+        const bool every_input = ulpb_dtypes[dtype].bytes == 2;
+        uint64_t expected = samples, first, last;
+        if (every_input)
+            expected = !range->given ? 1u << 16 : ulpb_range_keys(dtype, range, &first, &last) ? last - first + 1 : 0;
+        if (rows[k].exhaustive != every_input || rows[k].total.inputs != expected) {
+            snprintf(err, len,
+                     "result %d (%s %s %s) %s %llu inputs, where a whole run's %s %llu: a shard's or an edited "
+                     "result",
+                     k, rows[k].entry->impl, ulpb_ops[rows[k].entry->op].name, ulpb_dtypes[dtype].name,
+                     rows[k].exhaustive ? "is exhaustive over" : "is sampled with",
+                     (unsigned long long)rows[k].total.inputs, every_input ? "is exhaustive over" : "is sampled with",
+                     (unsigned long long)expected);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, char *label, size_t label_len,
                         bool *incomplete) {
     const char *schema = ulpb_json_get_string(doc, "schema");
@@ -1406,11 +1434,17 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
     if (shard && (ulpb_json_get_number(shard, "index", &shard_index, err, sizeof err) ||
                   ulpb_json_get_number(shard, "count", &shard_count, err, sizeof err)))
         return refused("%s: shard: %s", name, err);
+    if (!(shard_count >= 1 && shard_count <= 1e9 && shard_count == floor(shard_count) && shard_index >= 0 &&
+          shard_index < shard_count && shard_index == floor(shard_index)))
+        return refused("%s: malformed \"shard\" (index %g of count %g)", name, shard_index, shard_count);
     const bool exhaustive = schema && strcmp(schema, "ulpbench.exhaustive") == 0;
     if (!exhaustive &&
         !(schema && (strcmp(schema, "ulpbench.accuracy") == 0 || strcmp(schema, "ulpbench.report") == 0)))
         return refused("%s: not the JSON of ulpbench accuracy, report or merge (%s%s%s)", name,
                        schema ? "schema \"" : "no \"schema\"", schema ? schema : "", schema ? "\"" : "");
+    const cJSON *schema_version = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+    if (!cJSON_IsNumber(schema_version) || schema_version->valuedouble != ULPB_SCHEMA_VERSION)
+        return refused("%s: schema_version is not %d", name, ULPB_SCHEMA_VERSION);
     if (shard_count != 1) /* a shard's counts stand for part of the run */
         return refused("%s is shard %g/%g of a%s run: merge the shards first (ulpbench merge)", name, shard_index,
                        shard_count, exhaustive ? "n exhaustive" : " sampled");
@@ -1431,6 +1465,8 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
         free(st);
     } else if (ulpb_range_from_json(doc, &range, err, sizeof err) ||
                (count = ulpb_results_from_json(doc, rows, (int)ulpb_entry_count, err, sizeof err)) < 0) {
+        return refused("%s: %s", name, err);
+    } else if (whole_run_counts(doc, &range, rows, count, err, sizeof err)) {
         return refused("%s: %s", name, err);
     }
     if (range.given) {
@@ -1482,7 +1518,7 @@ static int cmd_gate(int argc, char **argv) {
         free(rows);
         return fail("gate", "out of memory");
     }
-    int status = 0, gated = 0, failed = 0, peers = 0;
+    int status = 0, gated[2] = {0, 0}, failed[2] = {0, 0}, peers = 0; /* [0] production rows, [1] libraries' */
     for (int i = 0; i < count && status == 0; i++) {
         cJSON *doc = read_json_file("gate", names[i], &status);
         char label[128];
@@ -1496,19 +1532,23 @@ static int cmd_gate(int argc, char **argv) {
         for (int k = 0; k < row_count; k++) {
             const ulpb_result *r = &rows[k];
             const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION || r->entry->role == ULPB_ROLE_LIBRARY;
-            char why[200] = "", measured[32];
-            const bool passed = gated_row && !incomplete && !ulpb_gate_check(r, &limits, why, sizeof why);
+            char why[300] = "", limits_why[200] = "", measured[32];
+            const bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
+            const bool passed = gated_row && !incomplete && within_limits;
             ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
             if (!gated_row)
-                snprintf(why, sizeof why, "not gated");
-            else if (incomplete)
-                snprintf(why, sizeof why, "incomplete: %llu inputs checked (continue it with --resume)",
-                         (unsigned long long)r->total.inputs);
+                snprintf(why, sizeof why, "not gated%s", incomplete ? " (an incomplete exhaustive run)" : "");
+            else if (incomplete) /* what the inputs checked so far already show, too */
+                snprintf(why, sizeof why, "incomplete (continue it with --resume)%s%s",
+                         within_limits ? "" : "; in the inputs checked: ", limits_why);
             else if (passed)
                 snprintf(why, sizeof why, "%llu misrounded, max ULP %s", (unsigned long long)r->total.misrounded,
                          measured);
-            gated += gated_row;
-            failed += gated_row && !passed;
+            else
+                snprintf(why, sizeof why, "%s", limits_why);
+            const int kind = r->entry->role == ULPB_ROLE_LIBRARY;
+            gated[kind] += gated_row;
+            failed[kind] += gated_row && !passed;
             peers += !gated_row;
             fprintf(out, "- %s %s %s %s (%s: %s%s, %llu inputs): %s\n",
                     !gated_row ? "PEER"
@@ -1519,21 +1559,31 @@ static int cmd_gate(int argc, char **argv) {
         }
     }
     if (status == 0) {
-        if (gated == 0)
+        /* "2 of 3 production rows", "1 row of ULPB_LIBRARIES", or both kinds, each with its own count, as report says
+         */
+        char kinds[2][64], counts[160];
+        static const char *const kind_names[2] = {"production row", "row"};
+        int used = 0;
+        for (int kind = 0; kind < 2; kind++) {
+            if (!gated[kind]) continue;
+            char of[24] = "";
+            if (failed[0] + failed[1]) snprintf(of, sizeof of, "%d of ", failed[kind]);
+            snprintf(kinds[kind], sizeof kinds[kind], "%s%d %s%s%s", of, gated[kind], kind_names[kind],
+                     gated[kind] == 1 ? "" : "s", kind ? " of ULPB_LIBRARIES" : "");
+            used += snprintf(counts + used, sizeof counts - (size_t)used, "%s%s", used ? " and " : "", kinds[kind]);
+        }
+        if (gated[0] + gated[1] == 0)
             fprintf(out, "Gate: PASSED, but nothing was gated: the files hold no production (omk) row and no row of "
                          "ULPB_LIBRARIES.\n");
-        else if (failed)
-            fprintf(out, "Gate: FAILED (%d of %d gated row%s failed%s).\n", failed, gated, gated == 1 ? "" : "s",
-                    peers ? "; peer rows are not gated" : "");
         else
-            fprintf(out, "Gate: PASSED (%d gated row%s%s).\n", gated, gated == 1 ? "" : "s",
-                    peers ? "; peer rows are not gated" : "");
+            fprintf(out, "Gate: %s (%s%s%s).\n", failed[0] + failed[1] ? "FAILED" : "PASSED", counts,
+                    failed[0] + failed[1] ? " failed" : "", peers ? "; peer rows are not gated" : "");
     }
     fclose(out);
     if (status == 0) fputs(text, stdout); /* a refused file leaves stdout empty: no verdict on part of the files */
     free(text);
     free(rows);
-    return status ? status : failed ? EXIT_GATE : 0;
+    return status ? status : failed[0] + failed[1] ? EXIT_GATE : 0;
 }
 
 /* ---- hard-cases ---------------------------------------------------------------------------- */

@@ -1104,19 +1104,19 @@ static void gate_holds_saved_results(void **state) {
     assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): 0 misrounded, max ULP 0.500\n"));
     assert_non_null(strstr(out, "- PEER glibc cos f16 ("));
     assert_non_null(strstr(out, "/gx.json: exhaustive, inputs in [0.5, 0.75] only, 4194305 inputs): 0 misrounded"));
-    assert_non_null(strstr(out, "Gate: PASSED (2 gated rows; peer rows are not gated).\n"));
+    assert_non_null(strstr(out, "Gate: PASSED (2 production rows; peer rows are not gated).\n"));
     free(out);
     /* a limit the omk row exceeds fails it, and the gate */
     assert_int_equal(run("gate --max-ulp f16=0.4 $D/g16.json"), 1);
     out = slurp(path("out.txt"));
     assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n"));
     assert_non_null(strstr(out, "- FAIL omk cos f16 ("));
-    assert_non_null(strstr(out, "Gate: FAILED (1 of 1 gated row failed; peer rows are not gated).\n"));
+    assert_non_null(strstr(out, "Gate: FAILED (1 of 1 production row failed; peer rows are not gated).\n"));
     free(out);
     /* an exhaustive run stopped before its end proves nothing: it fails */
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --max-chunks 1 --quiet --json $D/gp.json"), 3);
     assert_int_equal(run("gate $D/gp.json"), 1);
-    expect_text_in("out.txt", "1048576 inputs): incomplete: 1048576 inputs checked (continue it with --resume)");
+    expect_text_in("out.txt", "1048576 inputs): incomplete (continue it with --resume)\n");
     /* peers alone: nothing gated */
     assert_int_equal(run("accuracy --op asin --dtype bf16 --impl glibc --quiet --json $D/gg.json"), 0);
     assert_int_equal(run("gate $D/gg.json"), 0);
@@ -1126,6 +1126,32 @@ static void gate_holds_saved_results(void **state) {
         run("report --op asin --dtype f64 --impl omk --samples 2000 --no-bench --quiet --output-dir $D/gr"), 0);
     assert_int_equal(run("gate $D/gr/report.json"), 0);
     expect_text_in("out.txt", "/gr/report.json: sampled, 2000 inputs): 0 misrounded");
+    /* merged sampled shards, and a ranged report: a whole run each */
+    assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 0/2 --quiet --json $D/gs0.json"), 0);
+    assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
+    assert_int_equal(run("merge -o $D/gsm.json $D/gs0.json $D/gs.json"), 0);
+    assert_int_equal(run("report --op cos --dtype f16 --impl omk --range 0.5,0.75 --no-bench --quiet --output-dir "
+                         "$D/grr"),
+                     0);
+    assert_int_equal(run("gate $D/gsm.json $D/grr/report.json"), 0);
+    expect_text_in("out.txt", "/gsm.json: sampled, 1000 inputs): 0 misrounded");
+    expect_text_in("out.txt", "/grr/report.json: exhaustive, inputs in [0.5, 0.75] only, 513 inputs): 0 misrounded");
+    /* a shard with its "shard" taken out, or a 16-bit result with its range: not a whole run's counts */
+    cJSON *doc = load_json("gs.json");
+    cJSON_DeleteItemFromObject(doc, "shard");
+    save_json(doc, "gs_unsharded.json");
+    doc = load_json("g16.json");
+    cJSON *range = cJSON_CreateObject();
+    cJSON_AddNumberToObject(range, "lo", 0.5), cJSON_AddNumberToObject(range, "hi", 0.75);
+    cJSON_ReplaceItemInObject(doc, "range", range);
+    save_json(doc, "g16_ranged.json");
+    doc = load_json("g16.json"); /* one result twice */
+    cJSON *results = cJSON_GetObjectItem(doc, "results");
+    cJSON_AddItemToArray(results, cJSON_Duplicate(cJSON_GetArrayItem(results, 0), true));
+    save_json(doc, "g16_twice.json");
+    doc = load_json("g16.json");
+    cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(999));
+    save_json(doc, "g16_v999.json");
     /* refused, with exit 2 and nothing on stdout: shards, a bench run, a missing file, a limit given twice */
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 7/4096 --quiet --json $D/gxs.json"), 0);
@@ -1140,6 +1166,11 @@ static void gate_holds_saved_results(void **state) {
         {"gate --max-ulp f16=1 --max-ulp f16=2 $D/g16.json", "--max-ulp f16 given twice"},
         {"gate --max-misrounded f32=x $D/g16.json", "--max-misrounded needs DTYPE=COUNT"},
         {"gate", "no result files"},
+        {"gate $D/gs_unsharded.json",
+         "result 0 (omk asin f64) is sampled with 501 inputs, where a whole run's is sampled with 1000: a shard's"},
+        {"gate $D/g16_ranged.json", "is exhaustive over 65536 inputs, where a whole run's is exhaustive over 513"},
+        {"gate $D/g16_twice.json", "results 0 and 2 are both omk cos f16"},
+        {"gate $D/g16_v999.json", "schema_version is not 1"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         expect_usage_error(refused[k].args, refused[k].needle);
@@ -1147,6 +1178,24 @@ static void gate_holds_saved_results(void **state) {
         if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", refused[k].args, out);
         free(out);
     }
+}
+
+/* gate holds the rows of ULPB_LIBRARIES as report does, each kind counted apart, and takes --max-misrounded's value. */
+static void gate_holds_library_rows(void **state) {
+    (void)state;
+    char setting[600];
+    snprintf(setting, sizeof setting, "demo=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl demo,omk --samples 3000 --quiet --json $D/gl.json"), 0);
+    assert_int_equal(run("gate $D/gl.json"), 1);
+    expect_text_in("out.txt", "- FAIL demo cos f32 (");
+    expect_text_in("out.txt", "Gate: FAILED (0 of 1 production row and 1 of 1 row of ULPB_LIBRARIES failed).\n");
+    assert_int_equal(run("gate --max-misrounded f32=3000 $D/gl.json"), 0);
+    expect_text_in("out.txt", "- PASS demo cos f32 (");
+    expect_text_in("out.txt", "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES).\n");
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+    expect_usage_error("gate $D/gl.json",
+                       "names no registry entry (demo cos f32; a library's rows need ULPB_LIBRARIES");
 }
 
 /* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
@@ -3069,6 +3118,7 @@ int main(void) {
         cmocka_unit_test(ranged_runs_merge_and_record_their_range),
         cmocka_unit_test(exhaustive_range_runs_resume_and_merge),
         cmocka_unit_test(gate_holds_saved_results),
+        cmocka_unit_test_teardown(gate_holds_library_rows, forget_libraries),
         cmocka_unit_test(exhaustive_resume_keeps_the_command),
         cmocka_unit_test(exhaustive_checkpoint_survives_a_kill),
         cmocka_unit_test(named_baseline_is_skipped),
