@@ -1386,8 +1386,6 @@ static int cmd_targets(int argc, char **argv) {
 
 /* ---- gate --------------------------------------------------------------------------------- */
 
-/* The rows of one saved result, with what the gate's lines say of them: the file's mode and range, and for an
- * exhaustive result whether it is complete. Returns the row count, or -1 after a usage error's message. */
 /* A usage error's message for gate, and -1 for gate_rows_of to return. */
 __attribute__((format(printf, 1, 2))) static int refused(const char *fmt, ...) {
     va_list ap;
@@ -1425,6 +1423,8 @@ static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, con
     return 0;
 }
 
+/* The rows of one saved result, with what the gate's lines say of them: the file's mode and range, and for an
+ * exhaustive result whether it is complete. Returns the row count, or -1 after a usage error's message. */
 static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, char *label, size_t label_len,
                         bool *incomplete) {
     const char *schema = ulpb_json_get_string(doc, "schema");
@@ -1510,6 +1510,8 @@ static int cmd_gate(int argc, char **argv) {
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
     const char *const *names = (const char *const *)argv + optind;
+    for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
+        if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
     ulpb_result *rows = calloc(ulpb_entry_count, sizeof *rows);
     char *text = NULL;
     size_t text_len = 0;

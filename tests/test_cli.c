@@ -1098,6 +1098,8 @@ static void gate_holds_saved_results(void **state) {
     (void)state;
     assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk,glibc --quiet --json $D/g16.json"), 0);
     assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --range 0.5,0.75 --quiet --json $D/gx.json"), 0);
+    assert_int_equal(run_appending_to("gate $D/g16.json", "g16.json"), 2); /* the verdict would go into a result */
+    expect_text_in("err.txt", "standard output is the input file");
     assert_int_equal(run("gate $D/g16.json $D/gx.json"), 0);
     char *out = slurp(path("out.txt"));
     assert_non_null(strstr(out, "- PASS omk cos f16 ("));
