@@ -633,7 +633,7 @@ MUTANTS = [
      "const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION;"),
     ("gate takes a result whose rows do not count a whole run's inputs (a shard without its \"shard\")",
      "cli/ulpbench.c", "} else if (whole_run_counts(doc, &range, rows, count, err, sizeof err)) {",
-     "} else if (0) {"),
+     "} else if (whole_run_counts(doc, &range, rows, count, err, sizeof err) && 0) {"),
     ("gate counts a result listed twice in one file twice",
      "accuracy/result_io.c", "            if (results[q].entry == r->entry) {", "            if (0) {"),
     ("gate drops a sampled or report document's range from its lines",
