@@ -315,14 +315,18 @@ int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, cons
     int ids[SAMPLER_COUNT];
     const bool ranged = range && range->given;
     const int count = ranged ? samplers_for_range(ids) : samplers_for_op(op, ids);
-    /* the first sampler is a fixed list (specials, or the range's), the others draw the rest in equal shares */
-    const uint64_t specials = ranged ? sampler_range_special_count(dtype, range) : sampler_special_count(dtype);
+    /* the first two samplers are fixed lists (specials, or the range's, then the hard cases), taken while samples
+     * last; the others draw the rest in equal shares */
+    const uint64_t fixed[2] = {ranged ? sampler_range_special_count(dtype, range) : sampler_special_count(dtype),
+                               sampler_hard_case_count(op, dtype, range)};
     uint64_t left = samples, total[SAMPLER_COUNT];
-    total[0] = specials < left ? specials : left;
-    left -= total[0];
-    const int random_samplers = count - 1;
-    for (int s = 1; s < count; s++)
-        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 1) < left % (uint64_t)random_samplers);
+    for (int s = 0; s < 2; s++) {
+        total[s] = fixed[s] < left ? fixed[s] : left;
+        left -= total[s];
+    }
+    const int random_samplers = count - 2;
+    for (int s = 2; s < count; s++)
+        total[s] = left / (uint64_t)random_samplers + ((uint64_t)(s - 2) < left % (uint64_t)random_samplers);
     /* shard K of N takes indices [total K / N, total (K + 1) / N) of every sampler */
     const uint64_t k = (uint64_t)shard_index, n = shard_count > 0 ? (uint64_t)shard_count : 1;
     for (int s = 0; s < count; s++) {

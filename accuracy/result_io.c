@@ -511,9 +511,10 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
         for (int i = 0; i < count; i++) rows += results[i].entry->op == (ulpb_op_id)op;
         if (!rows) continue;
         fprintf(out, "\n### %s\n\n", ulpb_ops[op].name);
-        fprintf(out, "| dtype | implementation | mode | inputs | misrounded | special mismatches | max ULP | "
-                     "worst input | time (s) | reference (s) |\n");
-        fprintf(out, "|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
+        fprintf(out,
+                "| dtype | implementation | mode | inputs | misrounded | hard cases misrounded | special mismatches "
+                "| max ULP | worst input | time (s) | reference (s) |\n");
+        fprintf(out, "|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
         for (int i = 0; i < count; i++) {
             const ulpb_result *r = &results[i];
             if (r->entry->op != (ulpb_op_id)op) continue;
@@ -530,10 +531,16 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
             if (r->seconds >= 0) snprintf(seconds, sizeof seconds, "%.3f", r->seconds);
             if (r->reference_seconds >= 0)
                 snprintf(reference_seconds, sizeof reference_seconds, "%.2f", r->reference_seconds);
-            fprintf(out, "| %s | %s | %s | %llu | %llu | %llu | %s | %s | %s | %s |\n", dt->name, r->entry->impl,
+            char hard_cases[48] = "-"; /* an exhaustive run checks them among all the others */
+            for (int s = 0; s < r->sampler_count; s++)
+                if (r->sampler_names[s] && strcmp(r->sampler_names[s], "hard_cases") == 0)
+                    snprintf(hard_cases, sizeof hard_cases, "%llu of %llu",
+                             (unsigned long long)r->per_sampler[s].misrounded,
+                             (unsigned long long)r->per_sampler[s].inputs);
+            fprintf(out, "| %s | %s | %s | %llu | %llu | %s | %llu | %s | %s | %s | %s |\n", dt->name, r->entry->impl,
                     r->exhaustive ? "exhaustive" : "sampled", (unsigned long long)r->total.inputs,
-                    (unsigned long long)r->total.misrounded, (unsigned long long)r->total.special_mismatches, max_ulp,
-                    worst, seconds, reference_seconds);
+                    (unsigned long long)r->total.misrounded, hard_cases,
+                    (unsigned long long)r->total.special_mismatches, max_ulp, worst, seconds, reference_seconds);
         }
     }
 }

@@ -1,10 +1,12 @@
 /* Named input samplers for binary32/binary64. Each input is a pure function of (seed, sampler,
  * index), so any slice of a run can be regenerated and threads need no shared state. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accuracy.h"
+#include "hard_case_tables.h"
 #include "samplers.h"
 
 static uint64_t splitmix64(uint64_t z) {
@@ -216,6 +218,66 @@ static int range_specials(ulpb_dtype_id dtype, const ulpb_input_range *range, ui
     return n;
 }
 
+/* hard_cases: the op's rows of the hard-to-round tables for the format, each magnitude once and then negated (cos is
+ * even and asin odd, so -x is as hard as x; some rows are negative), in the tables' order. Built on first use. */
+typedef struct {
+    uint64_t *bits;
+    uint64_t count;
+} input_list;
+static input_list hard_case_lists[ULPB_OP_COUNT][2]; /* [op][binary32, binary64] */
+static pthread_once_t hard_case_lists_once = PTHREAD_ONCE_INIT;
+
+static void build_hard_case_lists(void) {
+    for (int op = 0; op < ULPB_OP_COUNT; op++)
+        for (int f = 0; f < 2; f++) {
+            const int width = f ? 64 : 32;
+            const uint64_t sign = 1ull << (width - 1);
+            input_list *list = &hard_case_lists[op][f];
+            list->bits = malloc(2 * (size_t)ulpb_hard_case_row_count * sizeof *list->bits);
+            if (!list->bits) abort(); /* a few kilobytes, once */
+            for (int i = 0; i < ulpb_hard_case_row_count; i++) {
+                const ulpb_hard_case_row *row = &ulpb_hard_case_rows[i];
+                if (row->width != width || strcmp(row->op, ulpb_ops[op].name) != 0) continue;
+                uint64_t bits = row->bits;
+                if (row->from_value) memcpy(&bits, &row->value, sizeof bits);
+                bits &= ~sign;
+                bool seen = false;
+                for (uint64_t k = 0; k < list->count && !seen; k++) seen = list->bits[k] == bits;
+                if (seen) continue;
+                list->bits[list->count++] = bits;
+                list->bits[list->count++] = bits | sign;
+            }
+        }
+}
+
+static const input_list *hard_case_list(ulpb_op_id op, ulpb_dtype_id dtype) {
+    static const input_list none = {NULL, 0};
+    const int bytes = ulpb_dtypes[dtype].bytes;
+    if (bytes != 4 && bytes != 8) return &none;
+    pthread_once(&hard_case_lists_once, build_hard_case_lists);
+    return &hard_case_lists[op][bytes == 8];
+}
+
+/* The index-th input of hard_cases in the range (all of them without one); UINT64_MAX past the last. */
+static uint64_t hard_case_in(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t index) {
+    const input_list *list = hard_case_list(op, dtype);
+    for (uint64_t k = 0; k < list->count; k++) {
+        const bool held =
+            !range || !range->given || ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, list->bits[k]));
+        if (held && index-- == 0) return list->bits[k];
+    }
+    return UINT64_MAX;
+}
+
+uint64_t sampler_hard_case_count(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range) {
+    const input_list *list = hard_case_list(op, dtype);
+    if (!range || !range->given) return list->count;
+    uint64_t n = 0;
+    for (uint64_t k = 0; k < list->count; k++)
+        n += ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, list->bits[k]));
+    return n;
+}
+
 static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_SPECIALS] = "specials",
     [SAMPLER_UNIFORM_BITS] = "uniform_bits",
@@ -228,6 +290,7 @@ static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_RANGE_VALUES] = "range_values",
     [SAMPLER_RANGE_PATTERNS] = "range_patterns",
     [SAMPLER_RANGE_ENDS] = "range_ends",
+    [SAMPLER_HARD_CASES] = "hard_cases",
 };
 
 const char *ulpb_sampler_name(int sampler) { return sampler_names[sampler]; }
@@ -241,6 +304,7 @@ int ulpb_sampler_find(const char *name) {
 int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
     int n = 0;
     out[n++] = SAMPLER_SPECIALS;
+    out[n++] = SAMPLER_HARD_CASES;
     out[n++] = SAMPLER_UNIFORM_BITS;
     out[n++] = SAMPLER_UNIFORM_DOMAIN;
     switch (op) { /* no default: a new op must name its samplers (-Wswitch) */
@@ -260,10 +324,11 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
 
 int samplers_for_range(int out[SAMPLER_COUNT]) {
     out[0] = SAMPLER_RANGE_SPECIALS;
-    out[1] = SAMPLER_RANGE_VALUES;
-    out[2] = SAMPLER_RANGE_PATTERNS;
-    out[3] = SAMPLER_RANGE_ENDS;
-    return 4;
+    out[1] = SAMPLER_HARD_CASES;
+    out[2] = SAMPLER_RANGE_VALUES;
+    out[3] = SAMPLER_RANGE_PATTERNS;
+    out[4] = SAMPLER_RANGE_ENDS;
+    return 5;
 }
 
 uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range) {
@@ -292,6 +357,11 @@ uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, 
         return sampler == SAMPLER_RANGE_VALUES     ? sample_range_values(dtype, first, last, r)
                : sampler == SAMPLER_RANGE_PATTERNS ? sample_range_patterns(dtype, first, last, r)
                                                    : sample_range_ends(dtype, first, last, r);
+    }
+    if (sampler == SAMPLER_HARD_CASES) {
+        const uint64_t bits = hard_case_in(op, dtype, range, index);
+        if (bits == UINT64_MAX) abort(); /* a caller's bug: the plan counts the list */
+        return bits;
     }
     if (sampler == SAMPLER_SPECIALS) {
         uint64_t buf[64];

@@ -18,15 +18,18 @@ enum {
     SAMPLER_RANGE_VALUES,   /* --range: uniform in value */
     SAMPLER_RANGE_PATTERNS, /* --range: uniform over the format's values */
     SAMPLER_RANGE_ENDS,     /* --range: log-uniform distances from either end */
+    SAMPLER_HARD_CASES,     /* the hard-to-round tables' inputs of the op (in the range, with --range) */
     SAMPLER_COUNT
 };
 
-/* The samplers run for an op, specials first; returns how many. */
+/* The samplers run for an op, specials and hard cases first (the fixed lists); returns how many. */
 int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
-/* The samplers of a run restricted by --range; returns how many. */
+/* The samplers of a run restricted by --range, its two fixed lists first; returns how many. */
 int samplers_for_range(int out[SAMPLER_COUNT]);
 uint64_t sampler_special_count(ulpb_dtype_id dtype);
 /* How many inputs range_specials has for a range (0 when it holds no value of the dtype). */
 uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range);
+/* How many inputs hard_cases has for the op and dtype (binary32 and binary64), in the range when one is given. */
+uint64_t sampler_hard_case_count(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range);
 
 #endif

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 191 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 196 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -63,7 +63,9 @@ result passed, a shard gated as a whole run, exit 0 on a failure, peers gated, a
 file), by hand: test_cli; 186 and 187, from a review of accuracy --exhaustive --range (a listed input above the range
 taken, ranges differing in their lower end alone merged), by hand: test_exhaustive; 188-191, from a review of gate
 (library rows not gated, a shard without its "shard" taken whole, a result listed twice, a document's range dropped from
-the lines), by hand: test_cli):
+the lines), by hand: test_cli; 192-196, planted with the hard_cases sampler on 2026-12-06 (the negated inputs or the
+published worst cases left out, no inputs given to it, a range not applied to it, its Markdown column showing the
+row's count), by hand: test_accuracy, and 196 test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -639,6 +641,19 @@ MUTANTS = [
     ("gate drops a sampled or report document's range from its lines",
      "cli/ulpbench.c", "    } else if (ulpb_range_from_json(doc, &range, err, sizeof err) ||",
      "    } else if ((range.given = false) ||"),
+    ("the hard_cases sampler leaves out the negated inputs",
+     "accuracy/samplers.c", "                list->bits[list->count++] = bits | sign;\n", ""),
+    ("the hard_cases sampler leaves out the published worst cases (rows typed as hex floats)",
+     "accuracy/samplers.c", "                if (row->from_value) memcpy(&bits, &row->value, sizeof bits);",
+     "                if (row->from_value) continue;"),
+    ("a sampled run gives the hard cases no inputs: the random samplers take them all",
+     "accuracy/accuracy.c", "                               sampler_hard_case_count(op, dtype, range)};",
+     "                               0 * sampler_hard_case_count(op, dtype, range)};"),
+    ("a ranged run takes the hard cases outside its range too",
+     "accuracy/samplers.c", "        const bool held = !range || !range->given ||", "        const bool held = true ||"),
+    ("the Markdown's hard-case column shows the whole row's misrounded count",
+     "accuracy/result_io.c", "                             (unsigned long long)r->per_sampler[s].misrounded,",
+     "                             (unsigned long long)r->total.misrounded,"),
 ]
 
 

@@ -77,7 +77,7 @@ static void sampled_meets_gate(void **state) {
         for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
             const ulpb_result r = run_one("omk", (ulpb_op_id)op, (ulpb_dtype_id)d, 40000);
             assert_int_equal(r.total.inputs, 40000);
-            assert_int_equal(r.sampler_count, 5);
+            assert_int_equal(r.sampler_count, 6);
             assert_int_equal(r.total.special_mismatches, 0);
             const ulpb_dtype *dt = &ulpb_dtypes[d];
             if (!(r.total.max_ulp <= (dt->gate_max_ulp >= 0 ? dt->gate_max_ulp : 0.5)))
@@ -276,11 +276,12 @@ static void ranged_check_counts_only_the_range(void **state) {
     spec.samples = 1001;
     spec.range = (ulpb_input_range){true, 0.9, 1.0};
     assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), 1);
-    /* the ends 0.9f (rounded up) and 1, and 1 - 2^-24, then 998 draws in three equal shares */
-    static const char *const names[] = {"range_specials", "range_values", "range_patterns", "range_ends"};
-    static const uint64_t counts[] = {3, 333, 333, 332};
-    assert_int_equal(r[0].sampler_count, 4);
-    for (int k = 0; k < 4; k++) {
+    /* the ends 0.9f (rounded up) and 1, and 1 - 2^-24; the one hard case in the range (1 - 2^-24 again); then 997
+     * draws in three equal shares */
+    static const char *const names[] = {"range_specials", "hard_cases", "range_values", "range_patterns", "range_ends"};
+    static const uint64_t counts[] = {3, 1, 333, 332, 332};
+    assert_int_equal(r[0].sampler_count, 5);
+    for (int k = 0; k < 5; k++) {
         assert_string_equal(r[0].sampler_names[k], names[k]);
         assert_int_equal(r[0].per_sampler[k].inputs, counts[k]);
     }
@@ -289,6 +290,67 @@ static void ranged_check_counts_only_the_range(void **state) {
     spec.range = (ulpb_input_range){true, 1e39, 2e39};
     assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), -1);
     assert_non_null(strstr(err, "holds no f32 value"));
+}
+
+/* hard_cases: the op's inputs of the tables in tests/data, read here from the files, each with both signs; with a
+ * range, those in it. A sampled run takes them whole, and glibc misrounds many of them where it misrounds few of the
+ * random draws. */
+static void hard_cases_are_the_tables(void **state) {
+    (void)state;
+    enum { MAX_ROWS = 512 };
+    const int sampler = ulpb_sampler_find("hard_cases");
+    assert_true(sampler >= 0);
+    for (int op = 0; op < ULPB_OP_COUNT; op++)
+        for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++) {
+            const char *name = ulpb_ops[op].name;
+            uint64_t rows[MAX_ROWS];
+            long count = table_inputs(ULPB_TEST_DATA, d == ULPB_DTYPE_f32 ? "hard_cases_f32.txt" : "hard_cases_f64.txt",
+                                      name, rows, MAX_ROWS);
+            assert_true(count >= 10);
+            if (d == ULPB_DTYPE_f64) {
+                const long worst =
+                    table_inputs(ULPB_TEST_DATA, "worst_cases_f64.txt", name, rows + count, (size_t)(MAX_ROWS - count));
+                assert_true(worst >= 40);
+                count += worst;
+            }
+            const uint64_t sign = d == ULPB_DTYPE_f32 ? 1ull << 31 : 1ull << 63;
+            uint64_t listed[2 * MAX_ROWS];
+            const uint64_t listed_count = sampler_hard_case_count((ulpb_op_id)op, (ulpb_dtype_id)d, NULL);
+            assert_true(listed_count <= 2 * (uint64_t)count && listed_count % 2 == 0);
+            for (uint64_t i = 0; i < listed_count; i++) {
+                listed[i] = ulpb_sampler_input_in(sampler, (ulpb_op_id)op, (ulpb_dtype_id)d, NULL, TEST_SEED, i);
+                for (uint64_t k = 0; k < i; k++) assert_true(listed[k] != listed[i]);
+            }
+            for (long j = 0; j < count; j++) /* every row, both signs */
+                for (int negated = 0; negated < 2; negated++) {
+                    const uint64_t want = negated ? rows[j] ^ sign : rows[j];
+                    bool found = false;
+                    for (uint64_t i = 0; i < listed_count && !found; i++) found = listed[i] == want;
+                    if (!found)
+                        fail_msg("%s %s: 0x%llx not listed", name, ulpb_dtypes[d].name, (unsigned long long)want);
+                }
+            /* in a range: the listed inputs inside it, in the same order */
+            const ulpb_input_range range = {true, op == ULPB_OP_cos ? -4.0 : 0.5, op == ULPB_OP_cos ? 4.0 : 1.0};
+            const uint64_t in_range = sampler_hard_case_count((ulpb_op_id)op, (ulpb_dtype_id)d, &range);
+            uint64_t next = 0;
+            for (uint64_t i = 0; i < listed_count; i++) {
+                const double x =
+                    d == ULPB_DTYPE_f32 ? (double)f32_from_bits((uint32_t)listed[i]) : f64_from_bits(listed[i]);
+                if (!ulpb_range_holds(&range, x)) continue;
+                assert_true(next < in_range);
+                assert_int_equal(ulpb_sampler_input_in(sampler, (ulpb_op_id)op, (ulpb_dtype_id)d, &range, 1, next++),
+                                 listed[i]);
+            }
+            assert_int_equal(next, in_range);
+            assert_true(in_range > 0);
+            /* a run takes the list whole, right after the specials */
+            const ulpb_result glibc = run_one("glibc", (ulpb_op_id)op, (ulpb_dtype_id)d, 2000);
+            assert_string_equal(glibc.sampler_names[1], "hard_cases");
+            assert_int_equal(glibc.per_sampler[1].inputs, listed_count);
+            if (!(glibc.per_sampler[1].misrounded * 10 >= listed_count))
+                fail_msg("glibc %s %s misrounds %llu of %llu hard cases", name, ulpb_dtypes[d].name,
+                         (unsigned long long)glibc.per_sampler[1].misrounded, (unsigned long long)listed_count);
+        }
 }
 
 static void samplers_are_reproducible(void **state) {
@@ -753,6 +815,7 @@ int main(void) {
         cmocka_unit_test(samplers_are_reproducible),
         cmocka_unit_test(range_samplers_draw_only_from_the_range),
         cmocka_unit_test(ranged_check_counts_only_the_range),
+        cmocka_unit_test(hard_cases_are_the_tables),
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),

@@ -301,16 +301,22 @@ static void accuracy_writes_json(void **state) {
     const cJSON *first = cJSON_GetArrayItem(results, 0);
     assert_string_equal(cJSON_GetObjectItem(first, "impl")->valuestring, "omk");
     assert_int_equal(cJSON_GetObjectItem(first, "inputs")->valueint, 2000);
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 5);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 6);
+    const cJSON *hard = cJSON_GetArrayItem(cJSON_GetObjectItem(first, "samplers"), 1);
+    assert_string_equal(string_of(hard, "name"), "hard_cases");
+    char hard_cell[64]; /* the Markdown row shows how many of them were misrounded */
+    snprintf(hard_cell, sizeof hard_cell, "| 0 | 0 of %d | 0 |", cJSON_GetObjectItem(hard, "inputs")->valueint);
     /* the Markdown row shows the implementation's time and the reference's apart, as the JSON holds them */
     char times[64];
     snprintf(times, sizeof times, "| %.3f | %.2f |\n", cJSON_GetObjectItem(first, "seconds")->valuedouble,
              cJSON_GetObjectItem(first, "reference_seconds")->valuedouble);
     cJSON_Delete(doc);
     char *md = slurp(path("a.md"));
+    assert_non_null(strstr(md, "| misrounded | hard cases misrounded | special mismatches |"));
     assert_non_null(strstr(md, "| time (s) | reference (s) |\n"));
     const char *omk_row = strstr(md, "| f32 | omk |");
     assert_non_null(omk_row);
+    assert_non_null(strstr(omk_row, hard_cell));
     const char *row_end = strchr(omk_row, '\n');
     assert_non_null(row_end);
     assert_true((size_t)(row_end + 1 - omk_row) > strlen(times));
@@ -790,14 +796,14 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
     /* and a sampler's worst input outside the range, where its result's lies inside */
     cJSON *moved = load_json("rs0.json");
     cJSON *by_value = cJSON_GetArrayItem(
-        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(moved, "results"), 0), "samplers"), 1);
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(moved, "results"), 0), "samplers"), 2);
     assert_string_equal(string_of(by_value, "name"), "range_values");
     cJSON *moved_state = cJSON_GetObjectItem(by_value, "state");
     cJSON_ReplaceItemInObject(moved_state, "worst_bits", cJSON_CreateString("0x3ff8000000000000"));
     cJSON_ReplaceItemInObject(moved_state, "worst_input", cJSON_CreateString("0x1.8p+0"));
     save_json(moved, "rs0moved.json");
     expect_usage_error("merge $D/rs0moved.json $D/rs1.json $D/rs2.json",
-                       "result 0, sampler 1: its worst input 1.5 lies outside the range [0.9, 1]");
+                       "result 0, sampler 2: its worst input 1.5 lies outside the range [0.9, 1]");
     /* a "range" that no run writes: not an object, infinite, empty or reversed, or without HI */
     static const char *const bad_ranges[] = {"\"0.9,1\"", "{\"lo\": 0.9, \"hi\": 1e400}", "{\"lo\": 1, \"hi\": 1}",
                                              "{\"lo\": 1, \"hi\": 0.9}", "{\"lo\": 0.9}"};
