@@ -304,8 +304,18 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(first, "samplers")), 6);
     const cJSON *hard = cJSON_GetArrayItem(cJSON_GetObjectItem(first, "samplers"), 1);
     assert_string_equal(string_of(hard, "name"), "hard_cases");
-    char hard_cell[64]; /* the Markdown row shows how many of them were misrounded */
+    char hard_cell[64], glibc_hard_cell[80]; /* the Markdown row shows how many of them were misrounded */
     snprintf(hard_cell, sizeof hard_cell, "| 0 | 0 of %d | 0 |", cJSON_GetObjectItem(hard, "inputs")->valueint);
+    const cJSON *glibc = NULL, *result;
+    cJSON_ArrayForEach(result, results) if (strcmp(string_of(result, "impl"), "glibc") == 0) glibc = result;
+    assert_non_null(glibc);
+    const cJSON *glibc_hard = cJSON_GetArrayItem(cJSON_GetObjectItem(glibc, "samplers"), 1);
+    const int glibc_misrounded = cJSON_GetObjectItem(glibc_hard, "misrounded")->valueint;
+    /* glibc misrounds some of them, and more inputs in all: the cell must show the sampler's count */
+    assert_true(glibc_misrounded > 0 && cJSON_GetObjectItem(glibc, "misrounded")->valueint > glibc_misrounded);
+    snprintf(glibc_hard_cell, sizeof glibc_hard_cell, "| %d | %d of %d | 0 |",
+             cJSON_GetObjectItem(glibc, "misrounded")->valueint, glibc_misrounded,
+             cJSON_GetObjectItem(glibc_hard, "inputs")->valueint);
     /* the Markdown row shows the implementation's time and the reference's apart, as the JSON holds them */
     char times[64];
     snprintf(times, sizeof times, "| %.3f | %.2f |\n", cJSON_GetObjectItem(first, "seconds")->valuedouble,
@@ -316,7 +326,12 @@ static void accuracy_writes_json(void **state) {
     assert_non_null(strstr(md, "| time (s) | reference (s) |\n"));
     const char *omk_row = strstr(md, "| f32 | omk |");
     assert_non_null(omk_row);
-    assert_non_null(strstr(omk_row, hard_cell));
+    const char *omk_cell = strstr(omk_row, hard_cell);
+    assert_true(omk_cell && omk_cell < strchr(omk_row, '\n'));
+    const char *glibc_row = strstr(md, "| f32 | glibc |");
+    assert_non_null(glibc_row);
+    const char *glibc_cell = strstr(glibc_row, glibc_hard_cell);
+    assert_true(glibc_cell && glibc_cell < strchr(glibc_row, '\n')); /* in that row */
     const char *row_end = strchr(omk_row, '\n');
     assert_non_null(row_end);
     assert_true((size_t)(row_end + 1 - omk_row) > strlen(times));
