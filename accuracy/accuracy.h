@@ -8,7 +8,7 @@
 
 #include "registry.h"
 
-enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 12 };
+enum { ULPB_HIST_BINS = 6, ULPB_MAX_SAMPLERS = 13 };
 /* Histogram bins: exact (y is f(x): cos 0 = 1, asin 0 = 0), then error up to 0.5, (0.5, 1], (1, 2], (2, 4], > 4 ULP. */
 extern const char *const ulpb_hist_labels[ULPB_HIST_BINS];
 

@@ -531,7 +531,7 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
             if (r->seconds >= 0) snprintf(seconds, sizeof seconds, "%.3f", r->seconds);
             if (r->reference_seconds >= 0)
                 snprintf(reference_seconds, sizeof reference_seconds, "%.2f", r->reference_seconds);
-            char hard_cases[48] = "-"; /* an exhaustive run checks them among all the others */
+            char hard_cases[48] = "-"; /* an exhaustive run checks every input (of its range), these among them */
             for (int s = 0; s < r->sampler_count; s++)
                 if (r->sampler_names[s] && strcmp(r->sampler_names[s], "hard_cases") == 0)
                     snprintf(hard_cases, sizeof hard_cases, "%llu of %llu",

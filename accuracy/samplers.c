@@ -202,6 +202,58 @@ static uint64_t sample_range_ends(ulpb_dtype_id dtype, uint64_t first, uint64_t 
     return ulpb_bits_of_key(dtype, r[1] >> 63 ? last - j : first + j);
 }
 
+/* The odd multiples k pi/2 of a range's positive side (sign 0) or of its negative side's magnitudes (sign 1), with k
+ * below 2^53 so that it and the sum below stay exact enough: false when that side holds none. */
+static bool range_pio2_multiples(const ulpb_input_range *range, int sign, uint64_t *k_lo, uint64_t *k_hi) {
+    const double a = sign ? fmax(-range->hi, 0.0) : fmax(range->lo, 0.0), b = sign ? -range->lo : range->hi;
+    if (!(b > 0) || !(a <= b)) return false;
+    static const double two_over_pi = 0x1.45f306dc9c883p-1, k_max = 0x1p53 - 1;
+    const double from = ceil(a * two_over_pi), to = floor(fmin(b * two_over_pi, k_max));
+    if (!(from <= to)) return false;
+    uint64_t lo = (uint64_t)from | 1, hi = (uint64_t)to;
+    if (!(hi & 1)) hi--; /* to >= 1 here, so hi stays odd and positive unless to was 0 */
+    if (hi == UINT64_MAX || lo > hi) return false;
+    *k_lo = lo, *k_hi = hi;
+    return true;
+}
+
+bool sampler_range_has_pio2(const ulpb_input_range *range) {
+    uint64_t lo, hi;
+    return range_pio2_multiples(range, 0, &lo, &hi) || range_pio2_multiples(range, 1, &lo, &hi);
+}
+
+/* j in [0, count) log-uniform: j = 0 or in [2^(b-1), 2^b) for an octave b drawn uniformly (octave_draw), its low bits
+ * from bits. */
+static uint64_t log_uniform_below(uint64_t count, uint64_t octave_draw, uint64_t bits) {
+    const int width = 64 - __builtin_clzll(count);
+    const int b = (int)(octave_draw % (uint64_t)width);
+    const uint64_t j = b == 0 ? 0 : (1ull << (b - 1)) | (bits & ((1ull << (b - 1)) - 1));
+    return j < count ? j : count - 1;
+}
+
+/* range_near_pio2 (cos): near the zeros of cos in the range. The format's nearest value to k pi/2 for an odd k of the
+ * range, log-uniform in its rank there (the range's smallest multiples come often), on a side drawn among those that
+ * hold one; then j ulps either side with j log-uniform below 2^(p-1), so that both the values next to the zero and
+ * those a binade's fraction away come; kept in the range. */
+static uint64_t sample_range_near_pio2(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t first,
+                                       uint64_t last, const uint64_t r[2]) {
+    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
+                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
+    uint64_t k_lo[2], k_hi[2];
+    const bool side[2] = {range_pio2_multiples(range, 0, &k_lo[0], &k_hi[0]),
+                          range_pio2_multiples(range, 1, &k_lo[1], &k_hi[1])};
+    const int sign = side[0] && side[1] ? (int)(r[1] >> 63) : side[1];
+    const uint64_t more = splitmix64(r[0] ^ r[1]); /* a third draw */
+    const uint64_t j = log_uniform_below((k_hi[sign] - k_lo[sign]) / 2 + 1, r[1] & 0xffff, r[0]);
+    const double k = (double)(k_lo[sign] + 2 * j);
+    const double hi = k * pio2_hi;
+    const double lo = fma(k, pio2_hi, -hi) + fma(k, pio2_mid, k * pio2_lo);
+    const uint64_t nearest = ulpb_order_key(dtype, round_to_format(dtype, sign ? -(hi + lo) : hi + lo));
+    const uint64_t ulps = log_uniform_below(1ull << layout_of(dtype).mant_bits, (r[1] >> 16) & 0xffff, more);
+    const uint64_t key = (r[1] >> 62) & 1 ? nearest - ulps : nearest + ulps; /* the keys of finite values: no wrap */
+    return ulpb_bits_of_key(dtype, key < first ? first : key > last ? last : key);
+}
+
 /* The range's first and last values, then the format's edge values (specials) inside it: a ranged run's fixed list. */
 static int range_specials(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t *out) {
     uint64_t first, last, edges[64];
@@ -291,6 +343,7 @@ static const char *const sampler_names[SAMPLER_COUNT] = {
     [SAMPLER_RANGE_PATTERNS] = "range_patterns",
     [SAMPLER_RANGE_ENDS] = "range_ends",
     [SAMPLER_HARD_CASES] = "hard_cases",
+    [SAMPLER_RANGE_NEAR_PIO2] = "range_near_pio2",
 };
 
 const char *ulpb_sampler_name(int sampler) { return sampler_names[sampler]; }
@@ -322,13 +375,22 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
     return n;
 }
 
-int samplers_for_range(int out[SAMPLER_COUNT]) {
-    out[0] = SAMPLER_RANGE_SPECIALS;
-    out[1] = SAMPLER_HARD_CASES;
-    out[2] = SAMPLER_RANGE_VALUES;
-    out[3] = SAMPLER_RANGE_PATTERNS;
-    out[4] = SAMPLER_RANGE_ENDS;
-    return 5;
+int samplers_for_range(ulpb_op_id op, const ulpb_input_range *range, int out[SAMPLER_COUNT]) {
+    int n = 0;
+    out[n++] = SAMPLER_RANGE_SPECIALS;
+    out[n++] = SAMPLER_HARD_CASES;
+    out[n++] = SAMPLER_RANGE_VALUES;
+    out[n++] = SAMPLER_RANGE_PATTERNS;
+    out[n++] = SAMPLER_RANGE_ENDS;
+    switch (op) { /* the op's own samplers that a range can hold (-Wswitch: a new op says whether it has one) */
+    case ULPB_OP_cos:
+        if (sampler_range_has_pio2(range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;
+        break;
+    case ULPB_OP_asin: /* near +-1 and near 0: range_ends and range_patterns draw there when the range reaches them */
+    case ULPB_OP_COUNT:
+        break;
+    }
+    return n;
 }
 
 uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range) {
@@ -348,12 +410,16 @@ uint64_t ulpb_sampler_input(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, uin
 uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range,
                                uint64_t seed, uint64_t index) {
     const layout l = layout_of(dtype);
-    if (sampler >= SAMPLER_RANGE_SPECIALS && sampler <= SAMPLER_RANGE_ENDS) {
+    if ((sampler >= SAMPLER_RANGE_SPECIALS && sampler <= SAMPLER_RANGE_ENDS) || sampler == SAMPLER_RANGE_NEAR_PIO2) {
         uint64_t first, last, fixed[66];
         if (!range || !range->given || !ulpb_range_keys(dtype, range, &first, &last)) abort(); /* a caller's bug */
         if (sampler == SAMPLER_RANGE_SPECIALS) return fixed[index % (uint64_t)range_specials(dtype, range, fixed)];
         uint64_t r[2];
         draw(seed, sampler, index, r);
+        if (sampler == SAMPLER_RANGE_NEAR_PIO2) {
+            if (!sampler_range_has_pio2(range)) abort(); /* a caller's bug: the plan runs it only then */
+            return sample_range_near_pio2(dtype, range, first, last, r);
+        }
         return sampler == SAMPLER_RANGE_VALUES     ? sample_range_values(dtype, first, last, r)
                : sampler == SAMPLER_RANGE_PATTERNS ? sample_range_patterns(dtype, first, last, r)
                                                    : sample_range_ends(dtype, first, last, r);

@@ -14,18 +14,21 @@ enum {
     SAMPLER_COS_NEAR_PIO2,
     SAMPLER_ASIN_NEAR_ONE,
     SAMPLER_ASIN_NEAR_ZERO,
-    SAMPLER_RANGE_SPECIALS, /* --range: the range's ends and the format's edge values in it */
-    SAMPLER_RANGE_VALUES,   /* --range: uniform in value */
-    SAMPLER_RANGE_PATTERNS, /* --range: uniform over the format's values */
-    SAMPLER_RANGE_ENDS,     /* --range: log-uniform distances from either end */
-    SAMPLER_HARD_CASES,     /* the hard-to-round tables' inputs of the op (in the range, with --range) */
+    SAMPLER_RANGE_SPECIALS,  /* --range: the range's ends and the format's edge values in it */
+    SAMPLER_RANGE_VALUES,    /* --range: uniform in value */
+    SAMPLER_RANGE_PATTERNS,  /* --range: uniform over the format's values */
+    SAMPLER_RANGE_ENDS,      /* --range: log-uniform distances from either end */
+    SAMPLER_HARD_CASES,      /* the hard-to-round tables' inputs of the op (in the range, with --range) */
+    SAMPLER_RANGE_NEAR_PIO2, /* --range, cos: cos_near_pio2 in the range */
     SAMPLER_COUNT
 };
 
 /* The samplers run for an op, specials and hard cases first (the fixed lists); returns how many. */
 int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
 /* The samplers of a run restricted by --range, its two fixed lists first; returns how many. */
-int samplers_for_range(int out[SAMPLER_COUNT]);
+int samplers_for_range(ulpb_op_id op, const ulpb_input_range *range, int out[SAMPLER_COUNT]);
+/* Whether a range holds an odd multiple of pi/2 (below 2^53 pi/2 in magnitude): range_near_pio2 runs then. */
+bool sampler_range_has_pio2(const ulpb_input_range *range);
 uint64_t sampler_special_count(ulpb_dtype_id dtype);
 /* How many inputs range_specials has for a range (0 when it holds no value of the dtype). */
 uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range);

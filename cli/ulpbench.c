@@ -616,9 +616,9 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
         plain_decimal(lo, sizeof lo, run->range.lo);
         plain_decimal(hi, sizeof hi, run->range.hi);
         fprintf(f,
-                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends and the format's edge values "
-                "in it, then draws uniform in value, uniform over the format's values and log-uniform from its "
-                "ends). Reference: %s.\n",
+                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends, the format's edge values "
+                "and the hard cases in it, then draws uniform in value, uniform over the format's values, "
+                "log-uniform from its ends and, for cos, near the zeros of cos it holds). Reference: %s.\n",
                 run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
     } else {
         fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);

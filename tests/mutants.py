@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 196 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 200 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -65,7 +65,8 @@ taken, ranges differing in their lower end alone merged), by hand: test_exhausti
 (library rows not gated, a shard without its "shard" taken whole, a result listed twice, a document's range dropped from
 the lines), by hand: test_cli; 192-196, planted with the hard_cases sampler on 2026-12-06 (the negated inputs or the
 published worst cases left out, no inputs given to it, a range not applied to it, its Markdown column showing the
-row's count), by hand: test_accuracy, and 196 test_cli):
+row's count), by hand: test_accuracy, and 196 test_cli; 197-200, planted with range_near_pio2 the same day (its
+distance drawn uniformly, one side only, draws outside the range, the sampler left out), by hand: test_accuracy):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -655,6 +656,19 @@ MUTANTS = [
     ("the Markdown's hard-case column shows the whole row's misrounded count",
      "accuracy/result_io.c", "                             (unsigned long long)r->per_sampler[s].misrounded,",
      "                             (unsigned long long)r->total.misrounded,"),
+    ("range_near_pio2 draws its distance from the zero uniformly, so that it is nearly never near",
+     "accuracy/samplers.c",
+     "log_uniform_below(1ull << layout_of(dtype).mant_bits, (r[1] >> 16) & 0xffff, more);",
+     "more % (1ull << layout_of(dtype).mant_bits);"),
+    ("range_near_pio2 draws only from the positive side of a range that holds both",
+     "accuracy/samplers.c", "const int sign = side[0] && side[1] ? (int)(r[1] >> 63) : side[1];",
+     "const int sign = side[1] && !side[0];"),
+    ("range_near_pio2 draws outside the range",
+     "accuracy/samplers.c", "return ulpb_bits_of_key(dtype, key < first ? first : key > last ? last : key);",
+     "return ulpb_bits_of_key(dtype, key);"),
+    ("a ranged cos run leaves out range_near_pio2",
+     "accuracy/samplers.c", "if (sampler_range_has_pio2(range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;",
+     "if (0) out[n++] = SAMPLER_RANGE_NEAR_PIO2;"),
 ]
 
 

@@ -292,6 +292,70 @@ static void ranged_check_counts_only_the_range(void **state) {
     assert_non_null(strstr(err, "holds no f32 value"));
 }
 
+/* About how many of its format's ulps x lies from the nearest zero of cos (|cos x| is that distance near one). */
+static long double ulps_from_a_zero_of_cos(ulpb_dtype_id dtype, double x) {
+    int exponent;
+    frexp(x, &exponent);
+    return fabsl(cosl(x)) / ldexpl(1.0L, exponent - (dtype == ULPB_DTYPE_f32 ? 24 : 53));
+}
+
+/* range_near_pio2: a cos run over a range that holds a zero of cos draws near those zeros (within the range, on each
+ * side that holds one), reproducibly; a range without one, and asin, do not run it. */
+static void range_near_pio2_draws_near_the_zeros(void **state) {
+    (void)state;
+    const int sampler = ulpb_sampler_find("range_near_pio2"), by_value = ulpb_sampler_find("range_values");
+    assert_true(sampler >= 0 && by_value >= 0);
+    const struct {
+        double lo, hi;
+        int zeros; /* the odd multiples of pi/2 in the range */
+    } ranges[] = {{-8, 8, 6},         {-20, -10, 3}, {1.5, 1.6, 1}, {100, 1e4, 6334},
+                  {-1e300, 1e300, 2}, {0, 1, 0},     {2, 4.5, 0}};
+    for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++)
+        for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+            const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
+            const ulpb_input_range range = {true, ranges[r].lo, ranges[r].hi};
+            int ids[SAMPLER_COUNT];
+            const int count = samplers_for_range(ULPB_OP_cos, &range, ids);
+            bool runs = false;
+            for (int k = 0; k < count; k++) runs |= ids[k] == sampler;
+            assert_int_equal(runs, ranges[r].zeros > 0);
+            assert_int_equal(sampler_range_has_pio2(&range), ranges[r].zeros > 0);
+            const int asin_count = samplers_for_range(ULPB_OP_asin, &range, ids);
+            for (int k = 0; k < asin_count; k++) assert_int_not_equal(ids[k], sampler);
+            if (!runs) continue;
+            enum { DRAWS = 4000 };
+            const long double half_precision = d == ULPB_DTYPE_f32 ? 0x1p12L : 0x1p26L;
+            int near_zero = 0, close = 0, close_by_value = 0, negative = 0, changed = 0;
+            for (uint64_t i = 0; i < DRAWS; i++) {
+                const uint64_t bits = ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i);
+                assert_true(bits == ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i));
+                changed += bits != ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 8, i);
+                const double x = value_of(dtype, bits);
+                if (!ulpb_range_holds(&range, x))
+                    fail_msg("range_near_pio2 %s drew %a outside [%a, %a]", ulpb_dtypes[d].name, x, range.lo, range.hi);
+                negative += x < 0;
+                const uint64_t by_value_bits = ulpb_sampler_input_in(by_value, ULPB_OP_cos, dtype, &range, 7, i);
+                const long double ulps = ulps_from_a_zero_of_cos(dtype, x),
+                                  ulps_by_value = ulps_from_a_zero_of_cos(dtype, value_of(dtype, by_value_bits));
+                near_zero += ulps < half_precision;
+                close += ulps < 16;
+                close_by_value += ulps_by_value < 16;
+            }
+            /* j ulps away, j log-uniform over the p octaves below 2^(p-1): below 2^(p/2) in about half the draws, below
+             * 16 in 5 of the p octaves; by value, rare unless the range's ulps come near pi/2 */
+            if (near_zero < DRAWS / 3 || close < DRAWS / 20 ||
+                (range.hi - range.lo <= 1e4 && close <= 4 * close_by_value))
+                fail_msg("range_near_pio2 %s [%g, %g]: of %d draws, %d within 2^(p/2) ulps of a zero of cos and %d "
+                         "within 16 (range_values: %d)",
+                         ulpb_dtypes[d].name, range.lo, range.hi, DRAWS, near_zero, close, close_by_value);
+            if (ranges[r].zeros > 1) assert_true(changed > DRAWS / 2);
+            if (range.lo >= 0) assert_int_equal(negative, 0);
+            if (range.hi <= 0) assert_int_equal(negative, DRAWS);
+            if (range.lo < 0 && range.hi > 0) /* both sides, about equally */
+                assert_true(negative > DRAWS / 3 && negative < DRAWS * 2 / 3);
+        }
+}
+
 /* hard_cases: the op's inputs of the tables in tests/data, read here from the files, each with both signs; with a
  * range, those in it. A sampled run takes them whole, and glibc misrounds many of them where it misrounds few of the
  * random draws. */
@@ -816,6 +880,7 @@ int main(void) {
         cmocka_unit_test(range_samplers_draw_only_from_the_range),
         cmocka_unit_test(ranged_check_counts_only_the_range),
         cmocka_unit_test(hard_cases_are_the_tables),
+        cmocka_unit_test(range_near_pio2_draws_near_the_zeros),
         cmocka_unit_test(stats_ties_and_signalling_nans),
         cmocka_unit_test(fast_reference_agrees_with_mpfr),
         cmocka_unit_test(histogram_bins_each_result_by_its_error),
