@@ -665,10 +665,10 @@ MUTANTS = [
      "const int sign = side[1] && !side[0];"),
     ("range_near_pio2 draws outside the range",
      "accuracy/samplers.c", "return ulpb_bits_of_key(dtype, key < first ? first : key > last ? last : key);",
-     "return ulpb_bits_of_key(dtype, key);"),
+     "return ulpb_bits_of_key(dtype, key + 0 * (first + last));"),
     ("a ranged cos run leaves out range_near_pio2",
      "accuracy/samplers.c", "if (sampler_range_has_pio2(range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;",
-     "if (0) out[n++] = SAMPLER_RANGE_NEAR_PIO2;"),
+     "if (sampler_range_has_pio2(range) && 0) out[n++] = SAMPLER_RANGE_NEAR_PIO2;"),
 ]
 
 
