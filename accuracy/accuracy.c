@@ -314,7 +314,7 @@ int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, cons
     _Static_assert((int)SAMPLER_COUNT <= (int)ULPB_MAX_SAMPLERS, "a result holds every sampler");
     int ids[SAMPLER_COUNT];
     const bool ranged = range && range->given;
-    const int count = ranged ? samplers_for_range(op, range, ids) : samplers_for_op(op, ids);
+    const int count = ranged ? samplers_for_range(op, dtype, range, ids) : samplers_for_op(op, ids);
     /* the first two samplers are fixed lists (specials, or the range's, then the hard cases), taken while samples
      * last; the others draw the rest in equal shares */
     const uint64_t fixed[2] = {ranged ? sampler_range_special_count(dtype, range) : sampler_special_count(dtype),

@@ -202,56 +202,81 @@ static uint64_t sample_range_ends(ulpb_dtype_id dtype, uint64_t first, uint64_t 
     return ulpb_bits_of_key(dtype, r[1] >> 63 ? last - j : first + j);
 }
 
-/* The odd multiples k pi/2 of a range's positive side (sign 0) or of its negative side's magnitudes (sign 1), with k
- * below 2^53 so that it and the sum below stay exact enough: false when that side holds none. */
-static bool range_pio2_multiples(const ulpb_input_range *range, int sign, uint64_t *k_lo, uint64_t *k_hi) {
+/* The format's nearest value to k pi/2 (k below 2^53), negated on the negative side (sign 1), as an order key. */
+static uint64_t pio2_multiple_key(ulpb_dtype_id dtype, int64_t k, int sign) {
+    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
+                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
+    const double kd = (double)k, hi = kd * pio2_hi, lo = fma(kd, pio2_hi, -hi) + fma(kd, pio2_mid, kd * pio2_lo);
+    return ulpb_order_key(dtype, round_to_format(dtype, sign ? -(hi + lo) : hi + lo));
+}
+
+/* The odd k whose multiple k pi/2 on one side of the range (sign 0: its positive values, 1: its negative ones) has its
+ * nearest value of the format inside the range, for k below 2^(p-2) (further out an ulp approaches pi/2, and no value
+ * is near a zero of cos in a useful sense): false when there is none. Bounds from binary64 arithmetic, then decided on
+ * the format's values, so that a range ending within an ulp of a multiple is taken as the format sees it. */
+static bool range_pio2_multiples(ulpb_dtype_id dtype, const ulpb_input_range *range, int sign, int64_t *k_lo,
+                                 int64_t *k_hi) {
+    uint64_t first, last;
+    if (!ulpb_range_keys(dtype, range, &first, &last)) return false;
     const double a = sign ? fmax(-range->hi, 0.0) : fmax(range->lo, 0.0), b = sign ? -range->lo : range->hi;
     if (!(b > 0) || !(a <= b)) return false;
-    static const double two_over_pi = 0x1.45f306dc9c883p-1, k_max = 0x1p53 - 1;
-    const double from = ceil(a * two_over_pi), to = floor(fmin(b * two_over_pi, k_max));
-    if (!(from <= to)) return false;
-    uint64_t lo = (uint64_t)from | 1, hi = (uint64_t)to;
-    if (!(hi & 1)) hi--; /* to >= 1 here, so hi stays odd and positive unless to was 0 */
-    if (hi == UINT64_MAX || lo > hi) return false;
+    static const double two_over_pi = 0x1.45f306dc9c883p-1;
+    const int64_t k_max = ((int64_t)1 << (layout_of(dtype).mant_bits - 1)) - 1; /* odd */
+    if (!(a * two_over_pi <= (double)k_max + 1)) return false;
+    int64_t lo = (int64_t)fmax(floor(a * two_over_pi), 1.0) | 1; /* within 2 of the first, below or above it */
+    int64_t hi = (int64_t)ceil(fmin(b * two_over_pi, (double)k_max));
+    if (!(hi & 1)) hi++;
+    if (hi > k_max) hi = k_max;
+    const int64_t lowest = lo - 2 >= 1 ? lo - 2 : 1; /* step down, then up to the first multiple inside */
+    for (lo = lowest; lo <= hi; lo += 2) {
+        const uint64_t key = pio2_multiple_key(dtype, lo, sign);
+        if (key >= first && key <= last) break;
+    }
+    for (; hi >= lo; hi -= 2) {
+        const uint64_t key = pio2_multiple_key(dtype, hi, sign);
+        if (key >= first && key <= last) break;
+    }
+    if (lo > hi) return false;
     *k_lo = lo, *k_hi = hi;
     return true;
 }
 
-bool sampler_range_has_pio2(const ulpb_input_range *range) {
-    uint64_t lo, hi;
-    return range_pio2_multiples(range, 0, &lo, &hi) || range_pio2_multiples(range, 1, &lo, &hi);
+bool sampler_range_has_pio2(ulpb_dtype_id dtype, const ulpb_input_range *range) {
+    int64_t lo, hi;
+    return range_pio2_multiples(dtype, range, 0, &lo, &hi) || range_pio2_multiples(dtype, range, 1, &lo, &hi);
 }
 
-/* j in [0, count) log-uniform: j = 0 or in [2^(b-1), 2^b) for an octave b drawn uniformly (octave_draw), its low bits
- * from bits. */
+/* j in [0, count) log-uniform: j = 0, or j in [2^(b-1), 2^b) (the last octave cut at count) for an octave b drawn
+ * uniformly (octave_draw) among the 1 + those that count reaches, with its low part from bits. */
 static uint64_t log_uniform_below(uint64_t count, uint64_t octave_draw, uint64_t bits) {
-    const int width = 64 - __builtin_clzll(count);
-    const int b = (int)(octave_draw % (uint64_t)width);
-    const uint64_t j = b == 0 ? 0 : (1ull << (b - 1)) | (bits & ((1ull << (b - 1)) - 1));
-    return j < count ? j : count - 1;
+    if (count <= 1) return 0;
+    const int octaves = 64 - __builtin_clzll(count - 1);
+    const int b = (int)(octave_draw % (uint64_t)(octaves + 1));
+    if (b == 0) return 0;
+    const uint64_t low = 1ull << (b - 1), high = b < octaves ? 1ull << b : count;
+    return low + bits % (high - low);
 }
 
 /* range_near_pio2 (cos): near the zeros of cos in the range. The format's nearest value to k pi/2 for an odd k of the
  * range, log-uniform in its rank there (the range's smallest multiples come often), on a side drawn among those that
- * hold one; then j ulps either side with j log-uniform below 2^(p-1), so that both the values next to the zero and
- * those a binade's fraction away come; kept in the range. */
+ * hold one; then j ulps away, j log-uniform below 2^(p-1) and below the room the range leaves on the farther side, to a
+ * side drawn at random or the other when the range ends nearer on it: values next to the zero and a binade's
+ * fraction away, not piled on the range's ends. */
 static uint64_t sample_range_near_pio2(ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t first,
                                        uint64_t last, const uint64_t r[2]) {
-    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
-                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
-    uint64_t k_lo[2], k_hi[2];
-    const bool side[2] = {range_pio2_multiples(range, 0, &k_lo[0], &k_hi[0]),
-                          range_pio2_multiples(range, 1, &k_lo[1], &k_hi[1])};
+    int64_t k_lo[2], k_hi[2];
+    const bool side[2] = {range_pio2_multiples(dtype, range, 0, &k_lo[0], &k_hi[0]),
+                          range_pio2_multiples(dtype, range, 1, &k_lo[1], &k_hi[1])};
     const int sign = side[0] && side[1] ? (int)(r[1] >> 63) : side[1];
     const uint64_t more = splitmix64(r[0] ^ r[1]); /* a third draw */
-    const uint64_t j = log_uniform_below((k_hi[sign] - k_lo[sign]) / 2 + 1, r[1] & 0xffff, r[0]);
-    const double k = (double)(k_lo[sign] + 2 * j);
-    const double hi = k * pio2_hi;
-    const double lo = fma(k, pio2_hi, -hi) + fma(k, pio2_mid, k * pio2_lo);
-    const uint64_t nearest = ulpb_order_key(dtype, round_to_format(dtype, sign ? -(hi + lo) : hi + lo));
-    const uint64_t ulps = log_uniform_below(1ull << layout_of(dtype).mant_bits, (r[1] >> 16) & 0xffff, more);
-    const uint64_t key = (r[1] >> 62) & 1 ? nearest - ulps : nearest + ulps; /* the keys of finite values: no wrap */
-    return ulpb_bits_of_key(dtype, key < first ? first : key > last ? last : key);
+    const uint64_t j = log_uniform_below((uint64_t)(k_hi[sign] - k_lo[sign]) / 2 + 1, r[1] & 0xffff, r[0]);
+    const uint64_t nearest = pio2_multiple_key(dtype, k_lo[sign] + 2 * (int64_t)j, sign); /* in [first, last] */
+    const uint64_t below = nearest - first, above = last - nearest, room = below > above ? below : above;
+    const uint64_t widest = 1ull << layout_of(dtype).mant_bits;
+    const uint64_t ulps = log_uniform_below(room < widest ? room + 1 : widest, (r[1] >> 16) & 0xffff, more);
+    bool down = (r[1] >> 62) & 1;
+    if (ulps > (down ? below : above)) down = !down; /* the other side has the room */
+    return ulpb_bits_of_key(dtype, down ? nearest - ulps : nearest + ulps);
 }
 
 /* The range's first and last values, then the format's edge values (specials) inside it: a ranged run's fixed list. */
@@ -375,7 +400,7 @@ int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]) {
     return n;
 }
 
-int samplers_for_range(ulpb_op_id op, const ulpb_input_range *range, int out[SAMPLER_COUNT]) {
+int samplers_for_range(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range, int out[SAMPLER_COUNT]) {
     int n = 0;
     out[n++] = SAMPLER_RANGE_SPECIALS;
     out[n++] = SAMPLER_HARD_CASES;
@@ -384,7 +409,7 @@ int samplers_for_range(ulpb_op_id op, const ulpb_input_range *range, int out[SAM
     out[n++] = SAMPLER_RANGE_ENDS;
     switch (op) { /* the op's own samplers that a range can hold (-Wswitch: a new op says whether it has one) */
     case ULPB_OP_cos:
-        if (sampler_range_has_pio2(range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;
+        if (sampler_range_has_pio2(dtype, range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;
         break;
     case ULPB_OP_asin: /* near +-1 and near 0: range_ends and range_patterns draw there when the range reaches them */
     case ULPB_OP_COUNT:
@@ -417,7 +442,7 @@ uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, 
         uint64_t r[2];
         draw(seed, sampler, index, r);
         if (sampler == SAMPLER_RANGE_NEAR_PIO2) {
-            if (!sampler_range_has_pio2(range)) abort(); /* a caller's bug: the plan runs it only then */
+            if (!sampler_range_has_pio2(dtype, range)) abort(); /* a caller's bug: the plan runs it only then */
             return sample_range_near_pio2(dtype, range, first, last, r);
         }
         return sampler == SAMPLER_RANGE_VALUES     ? sample_range_values(dtype, first, last, r)

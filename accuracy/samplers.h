@@ -26,9 +26,10 @@ enum {
 /* The samplers run for an op, specials and hard cases first (the fixed lists); returns how many. */
 int samplers_for_op(ulpb_op_id op, int out[SAMPLER_COUNT]);
 /* The samplers of a run restricted by --range, its two fixed lists first; returns how many. */
-int samplers_for_range(ulpb_op_id op, const ulpb_input_range *range, int out[SAMPLER_COUNT]);
-/* Whether a range holds an odd multiple of pi/2 (below 2^53 pi/2 in magnitude): range_near_pio2 runs then. */
-bool sampler_range_has_pio2(const ulpb_input_range *range);
+int samplers_for_range(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range, int out[SAMPLER_COUNT]);
+/* Whether a range holds the format's nearest value to an odd multiple of pi/2 (k below 2^(p-2)): range_near_pio2 runs
+ * then. */
+bool sampler_range_has_pio2(ulpb_dtype_id dtype, const ulpb_input_range *range);
 uint64_t sampler_special_count(ulpb_dtype_id dtype);
 /* How many inputs range_specials has for a range (0 when it holds no value of the dtype). */
 uint64_t sampler_range_special_count(ulpb_dtype_id dtype, const ulpb_input_range *range);

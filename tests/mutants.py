@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 200 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 202 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -65,8 +65,9 @@ taken, ranges differing in their lower end alone merged), by hand: test_exhausti
 (library rows not gated, a shard without its "shard" taken whole, a result listed twice, a document's range dropped from
 the lines), by hand: test_cli; 192-196, planted with the hard_cases sampler on 2026-12-06 (the negated inputs or the
 published worst cases left out, no inputs given to it, a range not applied to it, its Markdown column showing the
-row's count), by hand: test_accuracy, and 196 test_cli; 197-200, planted with range_near_pio2 the same day (its
-distance drawn uniformly, one side only, draws outside the range, the sampler left out), by hand: test_accuracy):
+row's count), by hand: test_accuracy, and 196 test_cli; 197-202, planted with range_near_pio2 the same day (its
+distance drawn uniformly, one side only, a step past the range's end, the sampler left out, the range's last multiple
+left out, the log-uniform draws' last octave not cut at the count), by hand: test_accuracy):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -658,17 +659,21 @@ MUTANTS = [
      "                             (unsigned long long)r->total.misrounded,"),
     ("range_near_pio2 draws its distance from the zero uniformly, so that it is nearly never near",
      "accuracy/samplers.c",
-     "log_uniform_below(1ull << layout_of(dtype).mant_bits, (r[1] >> 16) & 0xffff, more);",
-     "more % (1ull << layout_of(dtype).mant_bits);"),
+     "log_uniform_below(room < widest ? room + 1 : widest, (r[1] >> 16) & 0xffff, more);",
+     "more % (room < widest ? room + 1 : widest);"),
     ("range_near_pio2 draws only from the positive side of a range that holds both",
      "accuracy/samplers.c", "const int sign = side[0] && side[1] ? (int)(r[1] >> 63) : side[1];",
      "const int sign = side[1] && !side[0];"),
-    ("range_near_pio2 draws outside the range",
-     "accuracy/samplers.c", "return ulpb_bits_of_key(dtype, key < first ? first : key > last ? last : key);",
-     "return ulpb_bits_of_key(dtype, key + 0 * (first + last));"),
+    ("range_near_pio2 steps past the range's end instead of to the other side of the zero",
+     "accuracy/samplers.c", "    if (ulps > (down ? below : above)) down = !down; /* the other side has the room */\n", ""),
     ("a ranged cos run leaves out range_near_pio2",
-     "accuracy/samplers.c", "if (sampler_range_has_pio2(range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;",
-     "if (sampler_range_has_pio2(range) && 0) out[n++] = SAMPLER_RANGE_NEAR_PIO2;"),
+     "accuracy/samplers.c", "if (sampler_range_has_pio2(dtype, range)) out[n++] = SAMPLER_RANGE_NEAR_PIO2;",
+     "if (sampler_range_has_pio2(dtype, range) && 0) out[n++] = SAMPLER_RANGE_NEAR_PIO2;"),
+    ("range_near_pio2 leaves out the range's last multiple of pi/2",
+     "accuracy/samplers.c", "int64_t hi = (int64_t)ceil(fmin(b * two_over_pi, (double)k_max));",
+     "int64_t hi = (int64_t)floor(fmin(b * two_over_pi, (double)k_max)) - 2;"),
+    ("the log-uniform draws' last octave is not cut at the count",
+     "accuracy/samplers.c", "high = b < octaves ? 1ull << b : count;", "high = 1ull << b;"),
 ]
 
 

@@ -305,27 +305,43 @@ static void range_near_pio2_draws_near_the_zeros(void **state) {
     (void)state;
     const int sampler = ulpb_sampler_find("range_near_pio2"), by_value = ulpb_sampler_find("range_values");
     assert_true(sampler >= 0 && by_value >= 0);
+    const double pio2 = 0x1.921fb54442d18p0;
     const struct {
         double lo, hi;
-        int zeros; /* the odd multiples of pi/2 in the range */
-    } ranges[] = {{-8, 8, 6},         {-20, -10, 3}, {1.5, 1.6, 1}, {100, 1e4, 6334},
-                  {-1e300, 1e300, 2}, {0, 1, 0},     {2, 4.5, 0}};
+        long long zeros[2]; /* the odd multiples of pi/2 whose nearest binary32, binary64 value is in the range */
+    } ranges[] = {
+        {-8, 8, {6, 6}},
+        {-20, -10, {3, 3}},
+        {1.5, 1.6, {1, 1}},
+        {100, 1e4, {6334, 6334}},
+        {-1e300, 1e300, {2 << 22, 2ll << 51}}, /* k below 2^(p-2) */
+        {0, 1, {0, 0}},
+        {2, 4.5, {0, 0}},
+        {1, 1.5707963267948966, {0, 1}}, /* ends at binary64's pi/2, below binary32's */
+        {1.5707963, 1.5707964, {1, 1}},
+    };
     for (int d = ULPB_DTYPE_f32; d <= ULPB_DTYPE_f64; d++)
         for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
             const ulpb_dtype_id dtype = (ulpb_dtype_id)d;
             const ulpb_input_range range = {true, ranges[r].lo, ranges[r].hi};
+            const long long zeros = ranges[r].zeros[d == ULPB_DTYPE_f64];
             int ids[SAMPLER_COUNT];
-            const int count = samplers_for_range(ULPB_OP_cos, &range, ids);
+            const int count = samplers_for_range(ULPB_OP_cos, dtype, &range, ids);
             bool runs = false;
             for (int k = 0; k < count; k++) runs |= ids[k] == sampler;
-            assert_int_equal(runs, ranges[r].zeros > 0);
-            assert_int_equal(sampler_range_has_pio2(&range), ranges[r].zeros > 0);
-            const int asin_count = samplers_for_range(ULPB_OP_asin, &range, ids);
+            if (runs != (zeros > 0) || sampler_range_has_pio2(dtype, &range) != (zeros > 0))
+                fail_msg("%s [%a, %a]: range_near_pio2 %s", ulpb_dtypes[d].name, range.lo, range.hi,
+                         runs ? "runs" : "does not run");
+            const int asin_count = samplers_for_range(ULPB_OP_asin, dtype, &range, ids);
             for (int k = 0; k < asin_count; k++) assert_int_not_equal(ids[k], sampler);
             if (!runs) continue;
-            enum { DRAWS = 4000 };
+            enum { DRAWS = 4000, FEW_ZEROS = 8, MAX_K = 16 };
             const long double half_precision = d == ULPB_DTYPE_f32 ? 0x1p12L : 0x1p26L;
-            int near_zero = 0, close = 0, close_by_value = 0, negative = 0, changed = 0;
+            uint64_t first, last;
+            assert_true(ulpb_range_keys(dtype, &range, &first, &last));
+            int near_zero = 0, close = 0, close_by_value = 0, negative = 0, changed = 0, at_ends = 0, far_up = 0;
+            int per_zero[2][MAX_K] = {{0}}; /* [sign][(k - 1) / 2] */
+            long double largest = 0;
             for (uint64_t i = 0; i < DRAWS; i++) {
                 const uint64_t bits = ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i);
                 assert_true(bits == ulpb_sampler_input_in(sampler, ULPB_OP_cos, dtype, &range, 7, i));
@@ -334,21 +350,46 @@ static void range_near_pio2_draws_near_the_zeros(void **state) {
                 if (!ulpb_range_holds(&range, x))
                     fail_msg("range_near_pio2 %s drew %a outside [%a, %a]", ulpb_dtypes[d].name, x, range.lo, range.hi);
                 negative += x < 0;
+                at_ends += ulpb_order_key(dtype, bits) == first || ulpb_order_key(dtype, bits) == last;
+                far_up += fabs(x) > 9000;
+                if (fabsl(x) > largest) largest = fabsl(x);
                 const uint64_t by_value_bits = ulpb_sampler_input_in(by_value, ULPB_OP_cos, dtype, &range, 7, i);
                 const long double ulps = ulps_from_a_zero_of_cos(dtype, x),
                                   ulps_by_value = ulps_from_a_zero_of_cos(dtype, value_of(dtype, by_value_bits));
                 near_zero += ulps < half_precision;
                 close += ulps < 16;
                 close_by_value += ulps_by_value < 16;
+                if (zeros <= FEW_ZEROS && ulps < half_precision) { /* which zero: k pi/2, k odd and small here */
+                    const long long k = llrint(fabs(x) / pio2);
+                    assert_true(k % 2 == 1 && k < 2 * MAX_K);
+                    per_zero[x < 0][k / 2]++;
+                }
             }
             /* j ulps away, j log-uniform over the p octaves below 2^(p-1): below 2^(p/2) in about half the draws, below
-             * 16 in 5 of the p octaves; by value, rare unless the range's ulps come near pi/2 */
+             * 16 in 5 of the p octaves; by value, rare unless the range's ulps come near pi/2 or it holds few values */
             if (near_zero < DRAWS / 3 || close < DRAWS / 20 ||
-                (range.hi - range.lo <= 1e4 && close <= 4 * close_by_value))
+                (range.hi - range.lo <= 1e4 && last - first > 1000000 && close <= 4 * close_by_value))
                 fail_msg("range_near_pio2 %s [%g, %g]: of %d draws, %d within 2^(p/2) ulps of a zero of cos and %d "
                          "within 16 (range_values: %d)",
                          ulpb_dtypes[d].name, range.lo, range.hi, DRAWS, near_zero, close, close_by_value);
-            if (ranges[r].zeros > 1) assert_true(changed > DRAWS / 2);
+            if (zeros <= FEW_ZEROS) { /* every zero of the range is drawn near */
+                int drawn = 0;
+                for (int side = 0; side < 2; side++)
+                    for (int z = 0; z < MAX_K; z++) drawn += per_zero[side][z] > 0;
+                if (drawn != zeros)
+                    fail_msg("range_near_pio2 %s [%g, %g]: near %d of its %lld zeros of cos", ulpb_dtypes[d].name,
+                             range.lo, range.hi, drawn, zeros);
+            }
+            if (range.hi == 1e4 && far_up < DRAWS / 200) /* the top octave of the multiples is reached */
+                fail_msg("range_near_pio2 %s [100, 1e4]: %d draws above 9000", ulpb_dtypes[d].name, far_up);
+            /* k below 2^(p-2), not out where an ulp reaches pi/2 (the offset of up to 2^(p-1) ulps at most doubles
+             * |x|, and may cross into the next binade) */
+            assert_true(largest < (d == ULPB_DTYPE_f32 ? 0x1p22L : 0x1p51L) * pio2 * 4);
+            /* room is left inside the range rather than taken from its ends, unless it holds few values */
+            if (last - first > 1000000 && at_ends > DRAWS / 50)
+                fail_msg("range_near_pio2 %s [%g, %g]: %d of %d draws at the range's ends", ulpb_dtypes[d].name,
+                         range.lo, range.hi, at_ends, DRAWS);
+            if (zeros > 1) assert_true(changed > DRAWS / 2);
             if (range.lo >= 0) assert_int_equal(negative, 0);
             if (range.hi <= 0) assert_int_equal(negative, DRAWS);
             if (range.lo < 0 && range.hi > 0) /* both sides, about equally */
