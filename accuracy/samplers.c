@@ -211,8 +211,8 @@ static uint64_t pio2_multiple_key(ulpb_dtype_id dtype, int64_t k, int sign) {
 }
 
 /* The odd k whose multiple k pi/2 on one side of the range (sign 0: its positive values, 1: its negative ones) has its
- * nearest value of the format inside the range, for k below 2^(p-2) (further out an ulp approaches pi/2, and no value
- * is near a zero of cos in a useful sense): false when there is none. Bounds from binary64 arithmetic, then decided on
+ * nearest value of the format inside the range, for k below 2^(p-2) (where an ulp is at most 1/2; further out the
+ * values near a zero are too few to aim at): false when there is none. Bounds from binary64 arithmetic, then decided on
  * the format's values, so that a range ending within an ulp of a multiple is taken as the format sees it. */
 static bool range_pio2_multiples(ulpb_dtype_id dtype, const ulpb_input_range *range, int sign, int64_t *k_lo,
                                  int64_t *k_hi) {

@@ -615,11 +615,12 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
         char lo[48], hi[48];
         plain_decimal(lo, sizeof lo, run->range.lo);
         plain_decimal(hi, sizeof hi, run->range.hi);
-        fprintf(f,
-                "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends, the format's edge values "
-                "and the hard cases in it, then draws uniform in value, uniform over the format's values, "
-                "log-uniform from its ends and, for cos, near the zeros of cos it holds). Reference: %s.\n",
-                run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
+        fprintf(
+            f,
+            "%s in [%s, %s] only (--range; f16/bf16: every one, f32/f64: its ends, the format's edge values "
+            "and the hard cases in it, then draws uniform in value, uniform over the format's values, "
+            "log-uniform from its ends and, for cos, near the zeros of cos it holds a value next to). Reference: %s.\n",
+            run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
     } else {
         fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);
     }
@@ -1753,7 +1754,8 @@ static int cmd_accuracy(int argc, char **argv) {
             "in [LO, HI]: every one for f16/bf16; for f32/f64 N inputs over other samplers: the range's ends and\n"
             "the edge values above that lie in it (range_specials), the hard cases in it (hard_cases), then in\n"
             "equal shares draws uniform in value (range_values), uniform over the format's values in it\n"
-            "(range_patterns) and at log-uniform distances from its ends (range_ends).\n\n"
+            "(range_patterns), at log-uniform distances from its ends (range_ends) and, for cos, near the\n"
+            "zeros of cos whose nearest value it holds (range_near_pio2).\n\n"
             "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--range LO,HI] [--reference fast|mpfr] [--threads N] [--json FILE]\n"
             "                        [--markdown FILE] [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
