@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "result_io.h"
 
+#include "samplers.h"
 #include "ulpb_source_id.h"
 
 #include <ctype.h>
@@ -533,7 +534,7 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
                 snprintf(reference_seconds, sizeof reference_seconds, "%.2f", r->reference_seconds);
             char hard_cases[48] = "-"; /* an exhaustive run checks every input (of its range), these among them */
             for (int s = 0; s < r->sampler_count; s++)
-                if (r->sampler_names[s] && strcmp(r->sampler_names[s], "hard_cases") == 0)
+                if (r->sampler_names[s] && strcmp(r->sampler_names[s], ulpb_sampler_name(SAMPLER_HARD_CASES)) == 0)
                     snprintf(hard_cases, sizeof hard_cases, "%llu of %llu",
                              (unsigned long long)r->per_sampler[s].misrounded,
                              (unsigned long long)r->per_sampler[s].inputs);

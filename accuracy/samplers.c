@@ -68,17 +68,21 @@ static uint64_t sample_cos_large(layout l, const uint64_t r[2]) {
     return compose(l, r[1] >> 63, lo + r[1] % (max_exp_field - lo + 1), r[0]);
 }
 
+/* The format's nearest value to k pi/2 (k a whole number as a double: exact below 2^53), rounded from a double-double.
+ */
+static uint64_t nearest_to_pio2_multiple(ulpb_dtype_id dtype, double k) {
+    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
+                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
+    const double hi = k * pio2_hi, lo = fma(k, pio2_hi, -hi) + fma(k, pio2_mid, k * pio2_lo);
+    return round_to_format(dtype, hi + lo);
+}
+
 /* The format's nearest value to k*pi/2 for an odd k (the zeros of cos), then up to 4 ulps either side; k log-uniform
  * up to 2^(p+8), so both small and huge multiples appear. Beyond k ~ 2^(p-3) four ulps span more than pi/2 (and for
  * binary64 beyond 2^53 k itself rounds to an even number): those inputs are large arguments, not near-zeros. */
 static uint64_t sample_cos_near_pio2(layout l, ulpb_dtype_id dtype, const uint64_t r[2]) {
-    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
-                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
     const int k_bits = 1 + (int)(r[1] % (uint64_t)(l.mant_bits + 9));
-    const double k = (double)((r[0] >> (64 - k_bits)) | 1ull);
-    const double hi = k * pio2_hi;
-    const double lo = fma(k, pio2_hi, -hi) + fma(k, pio2_mid, k * pio2_lo);
-    const uint64_t bits = round_to_format(dtype, hi + lo);
+    const uint64_t bits = nearest_to_pio2_multiple(dtype, (double)((r[0] >> (64 - k_bits)) | 1ull));
     const int64_t offset = (int64_t)((r[1] >> 32) % 9) - 4;
     return (uint64_t)((int64_t)bits + offset) | ((r[1] >> 63) << (l.total_bits - 1));
 }
@@ -202,12 +206,10 @@ static uint64_t sample_range_ends(ulpb_dtype_id dtype, uint64_t first, uint64_t 
     return ulpb_bits_of_key(dtype, r[1] >> 63 ? last - j : first + j);
 }
 
-/* The format's nearest value to k pi/2 (k below 2^53), negated on the negative side (sign 1), as an order key. */
+/* The format's nearest value to k pi/2, negated on the negative side (sign 1), as an order key. */
 static uint64_t pio2_multiple_key(ulpb_dtype_id dtype, int64_t k, int sign) {
-    static const double pio2_hi = 0x1.921fb54442d18p0, pio2_mid = 0x1.1a62633145c07p-54,
-                        pio2_lo = -0x1.f1976b7ed8fbcp-110;
-    const double kd = (double)k, hi = kd * pio2_hi, lo = fma(kd, pio2_hi, -hi) + fma(kd, pio2_mid, kd * pio2_lo);
-    return ulpb_order_key(dtype, round_to_format(dtype, sign ? -(hi + lo) : hi + lo));
+    const uint64_t bits = nearest_to_pio2_multiple(dtype, (double)k);
+    return ulpb_order_key(dtype, sign ? bits ^ (1ull << (layout_of(dtype).total_bits - 1)) : bits);
 }
 
 /* The odd k whose multiple k pi/2 on one side of the range (sign 0: its positive values, 1: its negative ones) has its
@@ -267,6 +269,7 @@ static uint64_t sample_range_near_pio2(ulpb_dtype_id dtype, const ulpb_input_ran
     int64_t k_lo[2], k_hi[2];
     const bool side[2] = {range_pio2_multiples(dtype, range, 0, &k_lo[0], &k_hi[0]),
                           range_pio2_multiples(dtype, range, 1, &k_lo[1], &k_hi[1])};
+    if (!side[0] && !side[1]) abort(); /* a caller's bug: the plan runs it only then */
     const int sign = side[0] && side[1] ? (int)(r[1] >> 63) : side[1];
     const uint64_t more = splitmix64(r[0] ^ r[1]); /* a third draw */
     const uint64_t j = log_uniform_below((uint64_t)(k_hi[sign] - k_lo[sign]) / 2 + 1, r[1] & 0xffff, r[0]);
@@ -335,24 +338,22 @@ static const input_list *hard_case_list(ulpb_op_id op, ulpb_dtype_id dtype) {
     return &hard_case_lists[op][bytes == 8];
 }
 
-/* The index-th input of hard_cases in the range (all of them without one); UINT64_MAX past the last. */
-static uint64_t hard_case_in(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t index) {
+/* The index-th input of hard_cases in the range (all of them without one), and how many there are: *count. */
+static uint64_t hard_case_in(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range, uint64_t index,
+                             uint64_t *count) {
     const input_list *list = hard_case_list(op, dtype);
-    for (uint64_t k = 0; k < list->count; k++) {
-        const bool held =
-            !range || !range->given || ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, list->bits[k]));
-        if (held && index-- == 0) return list->bits[k];
-    }
-    return UINT64_MAX;
+    uint64_t n = 0, found = UINT64_MAX;
+    for (uint64_t k = 0; k < list->count; k++)
+        if (!range || !range->given || ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, list->bits[k])))
+            if (n++ == index) found = list->bits[k];
+    *count = n;
+    return found;
 }
 
 uint64_t sampler_hard_case_count(ulpb_op_id op, ulpb_dtype_id dtype, const ulpb_input_range *range) {
-    const input_list *list = hard_case_list(op, dtype);
-    if (!range || !range->given) return list->count;
-    uint64_t n = 0;
-    for (uint64_t k = 0; k < list->count; k++)
-        n += ulpb_range_holds(range, ref_decode(&ulpb_dtypes[dtype].format, list->bits[k]));
-    return n;
+    uint64_t count;
+    hard_case_in(op, dtype, range, UINT64_MAX, &count);
+    return count;
 }
 
 static const char *const sampler_names[SAMPLER_COUNT] = {
@@ -441,17 +442,15 @@ uint64_t ulpb_sampler_input_in(int sampler, ulpb_op_id op, ulpb_dtype_id dtype, 
         if (sampler == SAMPLER_RANGE_SPECIALS) return fixed[index % (uint64_t)range_specials(dtype, range, fixed)];
         uint64_t r[2];
         draw(seed, sampler, index, r);
-        if (sampler == SAMPLER_RANGE_NEAR_PIO2) {
-            if (!sampler_range_has_pio2(dtype, range)) abort(); /* a caller's bug: the plan runs it only then */
-            return sample_range_near_pio2(dtype, range, first, last, r);
-        }
+        if (sampler == SAMPLER_RANGE_NEAR_PIO2) return sample_range_near_pio2(dtype, range, first, last, r);
         return sampler == SAMPLER_RANGE_VALUES     ? sample_range_values(dtype, first, last, r)
                : sampler == SAMPLER_RANGE_PATTERNS ? sample_range_patterns(dtype, first, last, r)
                                                    : sample_range_ends(dtype, first, last, r);
     }
     if (sampler == SAMPLER_HARD_CASES) {
-        const uint64_t bits = hard_case_in(op, dtype, range, index);
-        if (bits == UINT64_MAX) abort(); /* a caller's bug: the plan counts the list */
+        uint64_t count;
+        const uint64_t bits = hard_case_in(op, dtype, range, index, &count);
+        if (index >= count) abort(); /* a caller's bug: the plan counts the list */
         return bits;
     }
     if (sampler == SAMPLER_SPECIALS) {
