@@ -305,7 +305,7 @@ typedef struct {
     int sampler[ULPB_MAX_SAMPLERS];
     uint64_t first[ULPB_MAX_SAMPLERS]; /* this shard's slice of each sampler's indices */
     uint64_t inputs[ULPB_MAX_SAMPLERS];
-    bool exhaustive;
+    bool exhaustive, listed;
 } plan;
 
 int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, const ulpb_input_range *range,
@@ -340,6 +340,13 @@ int ulpb_sampled_plan(ulpb_op_id op, ulpb_dtype_id dtype, uint64_t samples, cons
 /* A 16-bit run's bit patterns are its indices; with --range, those outside it are passed over. */
 static plan make_plan(const ulpb_check_spec *spec) {
     plan p = {0};
+    if (spec->inputs) {
+        p.listed = true;
+        p.count = 1;
+        p.sampler[0] = -1;
+        p.inputs[0] = spec->input_count;
+        return p;
+    }
     if (ulpb_dtypes[spec->dtype].bytes == 2) {
         p.exhaustive = true;
         p.count = 1;
@@ -397,11 +404,15 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         return -1;
     }
     const plan p = make_plan(spec);
-    if (!p.exhaustive && spec->samples == 0) {
+    if (!p.exhaustive && !p.listed && spec->samples == 0) {
         snprintf(err, err_len, "--samples must be at least 1");
         return -1;
     }
     uint64_t range_first, range_last;
+    if (p.listed && (spec->range.given || spec->shard_count > 1)) {
+        snprintf(err, err_len, "a run over given inputs takes neither a range nor shards");
+        return -1;
+    }
     if (spec->range.given && !ulpb_range_keys(spec->dtype, &spec->range, &range_first, &range_last)) {
         char lo[32], hi[32];
         ulpb_shortest_decimal(lo, sizeof lo, spec->range.lo);
@@ -411,9 +422,12 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
     }
     for (int r = 0; r < n_results; r++) {
         results[r].exhaustive = p.exhaustive;
+        results[r].listed = p.listed;
         results[r].sampler_count = p.count;
         for (int s = 0; s < p.count; s++)
-            results[r].sampler_names[s] = p.exhaustive ? "exhaustive" : ulpb_sampler_name(p.sampler[s]);
+            results[r].sampler_names[s] = p.exhaustive ? "exhaustive"
+                                          : p.listed   ? "inputs"
+                                                       : ulpb_sampler_name(p.sampler[s]);
     }
 
     const ulpb_dtype *dt = &ulpb_dtypes[spec->dtype];
@@ -452,8 +466,9 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
             }
             const uint64_t index = p.first[s] + local++;
             if (p.exhaustive && outside_range(spec, index)) continue;
-            bits[n] = p.exhaustive
-                          ? index
+            bits[n] = p.exhaustive ? index
+                      : p.listed
+                          ? unpack(dt->bytes, spec->inputs, (size_t)index)
                           : ulpb_sampler_input_in(p.sampler[s], spec->op, spec->dtype, &spec->range, spec->seed, index);
             slot[n++] = s;
         }

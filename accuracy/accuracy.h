@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     const ulpb_entry *entry;
     bool exhaustive;
+    bool listed; /* the elements of a user's array (accuracy --inputs), in its order, each as often as it occurs */
     ulpb_stats total;
     int sampler_count;
     const char *sampler_names[ULPB_MAX_SAMPLERS];
@@ -62,6 +63,9 @@ typedef struct {
     bool fast_reference;          /* ref_fast where it decides (binary32/binary64), MPFR otherwise */
     int shard_index, shard_count; /* sampled runs: slice K of N of every sampler's indices (0/0: all) */
     ulpb_input_range range;       /* not given: every input (16-bit) or the op's samplers */
+    /* inputs not NULL: input_count elements of the dtype's width (accuracy --inputs), instead of the above */
+    const void *inputs;
+    uint64_t input_count;
 } ulpb_check_spec;
 
 /* The threads a runner uses when asked for `threads` (0: one per core, up to ULPB_THREADS_MAX, the threads the

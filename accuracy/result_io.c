@@ -434,6 +434,10 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     return 0;
 }
 
+const char *ulpb_result_mode(const ulpb_result *r) {
+    return r->exhaustive ? "exhaustive" : r->listed ? "inputs" : "sampled";
+}
+
 cJSON *ulpb_result_json(const ulpb_result *r) {
     const ulpb_dtype *dt = &ulpb_dtypes[r->entry->dtype];
     cJSON *o = ulpb_stats_json(&r->total, dt);
@@ -444,7 +448,7 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddBoolToObject(o, "production", r->entry->role == ULPB_ROLE_PRODUCTION);
     cJSON_AddStringToObject(o, "role", ulpb_role_name(r->entry->role));
     cJSON_AddStringToObject(o, "description", r->entry->description);
-    cJSON_AddStringToObject(o, "mode", r->exhaustive ? "exhaustive" : "sampled");
+    cJSON_AddStringToObject(o, "mode", ulpb_result_mode(r));
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddNumberToObject(o, "reference_seconds", r->reference_seconds);
     cJSON_AddItemToObject(o, "state", ulpb_stats_state_json(&r->total));
@@ -472,6 +476,14 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     else
         ulpb_json_add_count(doc, "samples", run->samples);
     ulpb_range_json(doc, &run->range);
+    if (run->inputs) {
+        cJSON *inputs = cJSON_AddObjectToObject(doc, "inputs");
+        cJSON_AddStringToObject(inputs, "path", run->inputs->path);
+        ulpb_json_add_count(inputs, "elements", run->inputs->elements);
+        cJSON_AddStringToObject(inputs, "sha256", run->inputs->sha256);
+    } else {
+        cJSON_AddNullToObject(doc, "inputs");
+    }
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -490,6 +502,26 @@ void ulpb_range_json(cJSON *doc, const ulpb_input_range *range) {
     } else {
         cJSON_AddNullToObject(doc, "range");
     }
+}
+
+int ulpb_inputs_from_json(const cJSON *doc, ulpb_inputs_file *inputs, bool *given, char *err, size_t err_len) {
+    memset(inputs, 0, sizeof *inputs);
+    *given = false;
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(doc, "inputs");
+    if (!item || cJSON_IsNull(item)) return 0;
+    const char *path = cJSON_IsObject(item) ? ulpb_json_get_string(item, "path") : NULL;
+    const char *sha256 = cJSON_IsObject(item) ? ulpb_json_get_string(item, "sha256") : NULL;
+    char why[128];
+    if (!path || !sha256 || strlen(sha256) != 64 || strspn(sha256, "0123456789abcdef") != 64 ||
+        ulpb_json_get_count(item, "elements", &inputs->elements, why, sizeof why) || inputs->elements == 0) {
+        snprintf(err, err_len,
+                 "\"inputs\" is not null or {\"path\": PATH, \"elements\": N > 0, \"sha256\": 64 hex digits}");
+        return -1;
+    }
+    inputs->path = path;
+    memcpy(inputs->sha256, sha256, sizeof inputs->sha256);
+    *given = true;
+    return 0;
 }
 
 int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len) {
@@ -539,9 +571,9 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
                              (unsigned long long)r->per_sampler[s].misrounded,
                              (unsigned long long)r->per_sampler[s].inputs);
             fprintf(out, "| %s | %s | %s | %llu | %llu | %s | %llu | %s | %s | %s | %s |\n", dt->name, r->entry->impl,
-                    r->exhaustive ? "exhaustive" : "sampled", (unsigned long long)r->total.inputs,
-                    (unsigned long long)r->total.misrounded, hard_cases,
-                    (unsigned long long)r->total.special_mismatches, max_ulp, worst, seconds, reference_seconds);
+                    ulpb_result_mode(r), (unsigned long long)r->total.inputs, (unsigned long long)r->total.misrounded,
+                    hard_cases, (unsigned long long)r->total.special_mismatches, max_ulp, worst, seconds,
+                    reference_seconds);
         }
     }
 }
@@ -627,8 +659,8 @@ int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity,
             snprintf(err, len, "result %d %s", count, why);
             return -1;
         }
-        if (!mode || (strcmp(mode, "sampled") != 0 && strcmp(mode, "exhaustive") != 0)) {
-            snprintf(err, len, "result %d: \"mode\" is not \"sampled\" or \"exhaustive\"", count);
+        if (!mode || (strcmp(mode, "sampled") != 0 && strcmp(mode, "exhaustive") != 0 && strcmp(mode, "inputs") != 0)) {
+            snprintf(err, len, "result %d: \"mode\" is not \"sampled\", \"exhaustive\" or \"inputs\"", count);
             return -1;
         }
         for (int q = 0; q < count; q++)
@@ -638,6 +670,7 @@ int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity,
                 return -1;
             }
         r->exhaustive = strcmp(mode, "exhaustive") == 0;
+        r->listed = strcmp(mode, "inputs") == 0;
         if (ulpb_stats_from_json(item, cJSON_GetObjectItemCaseSensitive(item, "state"), &r->total, why, sizeof why) ||
             ulpb_stats_check_inputs(&r->total, &ulpb_dtypes[r->entry->dtype], why, sizeof why)) {
             snprintf(err, len, "result %d: %s", count, why);
@@ -654,6 +687,14 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
     int order[MAX_SHARDS];
     double shard_count = 0;
     for (int i = 0; i < MAX_SHARDS; i++) order[i] = -1;
+    for (int i = 0; i < count; i++) {
+        const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(docs[i], "inputs");
+        if (inputs && !cJSON_IsNull(inputs)) {
+            snprintf(err, len, "%s checked the elements of a file (accuracy --inputs): a whole run, not a shard",
+                     names[i]);
+            return NULL;
+        }
+    }
     for (int i = 0; i < count; i++) {
         const cJSON *d = docs[i], *env = cJSON_GetObjectItemCaseSensitive(d, "environment");
         const cJSON *env0 = cJSON_GetObjectItemCaseSensitive(docs[0], "environment");
@@ -889,8 +930,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
         }
     }
     {
-        const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"),
-                                   0,       1,          false,         range};
+        const ulpb_run_info run = {command, seed_value, samples_count, ulpb_json_get_string(docs[0], "reference"), 0, 1,
+                                   false,   range,      NULL};
         out = ulpb_document_json(ulpb_json_get_string(docs[0], "schema"), &run, results, result_count);
     }
 done:

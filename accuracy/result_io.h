@@ -10,6 +10,13 @@
 
 enum { ULPB_SCHEMA_VERSION = 1 };
 
+/* The array an accuracy --inputs run checked: its path as given, its element count and the SHA-256 of the file. */
+typedef struct {
+    const char *path;
+    uint64_t elements;
+    char sha256[65];
+} ulpb_inputs_file;
+
 /* Run-wide facts every report carries: the command, seed and versions. */
 typedef struct {
     const char *command;
@@ -21,8 +28,12 @@ typedef struct {
      * run drew on the seed either; JSON null. */
     bool seed_unused;
     ulpb_input_range range; /* --range; JSON "range": {"lo", "hi"}, or null */
+    /* --inputs: JSON "inputs": {"path", "elements", "sha256"} (samples and seed then null), or null */
+    const ulpb_inputs_file *inputs;
 } ulpb_run_info;
 
+/* "exhaustive", "sampled" or "inputs" (accuracy --inputs), as the JSON's "mode" and the tables name a result. */
+const char *ulpb_result_mode(const ulpb_result *r);
 cJSON *ulpb_environment_json(void);
 cJSON *ulpb_result_json(const ulpb_result *r);
 /* The counters, worst input and histogram of one statistics block. */
@@ -32,6 +43,9 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
 void ulpb_range_json(cJSON *doc, const ulpb_input_range *range);
 /* A document's "range" (absent, as before it was recorded, or null: not given); -1 and a message when malformed. */
 int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len);
+
+/* A document's "inputs" (absent or null: none; *given false); -1 and a message when malformed. path points into doc. */
+int ulpb_inputs_from_json(const cJSON *doc, ulpb_inputs_file *inputs, bool *given, char *err, size_t err_len);
 
 /* One Markdown table per op over the given results. */
 void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count);

@@ -3,7 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "npy.h"
+
 #include "outfile.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -333,7 +335,8 @@ static ssize_t read_full(int fd, void *buf, size_t len) {
     return (ssize_t)got;
 }
 
-static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t err_len) {
+/* digest, when not NULL, takes every byte of the file as read: the preamble, the header, the data */
+static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest, char *err, size_t err_len) {
     unsigned char pre[12];
     /* Everything below is bounded by fsize, which fstat gave us before any allocation. */
     size_t want = fsize < sizeof pre ? (size_t)fsize : sizeof pre;
@@ -393,6 +396,10 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
         return -1;
     }
     hdr[hlen] = '\0';
+    if (digest) {
+        ulpb_sha256_update(digest, pre, prelen);
+        ulpb_sha256_update(digest, hdr, (size_t)hlen);
+    }
 
     header_info h;
     int rc = parse_header(hdr, (size_t)hlen, &h, err, err_len);
@@ -440,10 +447,15 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, char *err, size_t er
         set_err(err, err_len, "truncated data: expected %zu bytes, got %zd", nbytes, got);
         return -1;
     }
+    if (digest) ulpb_sha256_update(digest, out->data, nbytes);
     return 0;
 }
 
 int npy_read(const char *path, npy_array *out, char *err, size_t err_len) {
+    return npy_read_sha256(path, out, NULL, err, err_len);
+}
+
+int npy_read_sha256(const char *path, npy_array *out, char sha256_hex[65], char *err, size_t err_len) {
     if (err && err_len) err[0] = '\0';
     if (!out) {
         set_err(err, err_len, "npy_read: output array is NULL");
@@ -470,8 +482,12 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_len) {
         set_err(err, err_len, "cannot stat '%s': %s", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
         set_err(err, err_len, "'%s' is not a regular file", path);
-    else
-        rc = read_fd(fd, (uintmax_t)st.st_size, out, err, err_len);
+    else {
+        ulpb_sha256 digest;
+        ulpb_sha256_init(&digest);
+        rc = read_fd(fd, (uintmax_t)st.st_size, out, sha256_hex ? &digest : NULL, err, err_len);
+        if (rc == 0 && sha256_hex) ulpb_sha256_hex(&digest, sha256_hex);
+    }
     close(fd);
     if (rc < 0) npy_free(out);
     return rc;

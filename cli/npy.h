@@ -22,6 +22,8 @@ typedef struct {
  * naming the problem into err. On failure *out is zeroed, so npy_free(out) is always safe.
  * Accepts format versions 1.0, 2.0 and 3.0; fortran_order=True only for ndim <= 1. */
 int npy_read(const char *path, npy_array *out, char *err, size_t err_len);
+/* npy_read, and the SHA-256 of the file's bytes as read (what `sha256sum` prints) as 64 hex digits. */
+int npy_read_sha256(const char *path, npy_array *out, char sha256_hex[65], char *err, size_t err_len);
 
 /* Writes atomically: to a temporary file in the same directory, then rename(); on any failure
  * the temp file is removed and no file at path is created or modified.

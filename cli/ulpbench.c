@@ -7,6 +7,7 @@
 #include <float.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -371,6 +372,9 @@ typedef struct {
     const char *range_text;
     const ulpb_input_set *bench_sets; /* report --range: its throughput's input sets (NULL: the registry's) */
     size_t bench_set_count;
+    const char *inputs_path; /* accuracy --inputs FILE.npy */
+    const void *inputs;      /* its elements, once read */
+    uint64_t input_count;
 } accuracy_options;
 
 /* DTYPE=VALUE for --max-ulp / --max-misrounded. */
@@ -442,6 +446,64 @@ static int check_range_holds(const char *sub, const accuracy_options *o) {
     return 0;
 }
 
+/* The dtype of an array read from path: the file's descr decides, and dtype_text (NULL: not given) only names what
+ * raw '<u2' holds or must agree with it. -1 after a usage error's message. */
+static int npy_array_dtype(const char *sub, const char *path, npy_kind kind, const char *dtype_text) {
+    for (int d = 0; d < ULPB_DTYPE_COUNT; d++)
+        if (strcmp(ulpb_dtypes[d].npy_descr, npy_kind_descr(kind)) == 0 &&
+            (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : kind != NPY_U2))
+            return d;
+    if (!dtype_text)
+        fail(sub, "%s: '<u2' data needs --dtype bf16 (bfloat16 bit patterns)", path);
+    else
+        fail(sub, "%s: file dtype '%s' does not hold %s", path, npy_kind_descr(kind), dtype_text);
+    return -1;
+}
+
+/* accuracy --inputs: reads the file into *array after the checks that need no file, then sets o's dtype and
+ * inputs from it. 0, or a usage error's status after its message (nothing left allocated). */
+static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *file) {
+    if (o->samples_given || o->seed_given || o->shard_given || o->range.given || o->max_chunks || o->checkpoint_given)
+        return fail("accuracy", "--inputs checks the elements of a file: %s does not apply",
+                    o->samples_given ? "--samples"
+                    : o->seed_given  ? "--seed"
+                    : o->shard_given ? "--shard"
+                    : o->range.given ? "--range"
+                    : o->max_chunks  ? "--max-chunks"
+                                     : "--checkpoint");
+    if (!o->op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
+    if (o->dtype_mask && (o->dtype_mask & (o->dtype_mask - 1)))
+        return fail("accuracy", "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out",
+                    dtype_choices());
+    /* the run would replace what it measured, and the report could no longer be checked against its sha256 */
+    const char *const outputs[] = {o->json_path, o->markdown_path};
+    for (int k = 0; k < 2; k++)
+        if (outputs[k] && ulpb_output_same(outputs[k], o->inputs_path))
+            return fail("accuracy", "'%s' names the input file '%s'; write the result to a new file", outputs[k],
+                        o->inputs_path);
+    if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
+    char err[512];
+    if (npy_read_sha256(o->inputs_path, array, file->sha256, err, sizeof err))
+        return fail("accuracy", "%s: %s", o->inputs_path, err);
+    const char *dtype_text = o->dtype_mask ? ulpb_dtypes[__builtin_ctz(o->dtype_mask)].name : NULL;
+    const int dtype = npy_array_dtype("accuracy", o->inputs_path, array->kind, dtype_text);
+    int status = dtype < 0 ? EXIT_USAGE : 0;
+    if (!status && array->count == 0) status = fail("accuracy", "%s holds no elements", o->inputs_path);
+    if (!status && o->reference_given && !o->mpfr_reference && ulpb_dtypes[dtype].bytes == 2)
+        status = fail("accuracy", "--reference fast is for f32 and f64 (%s holds %s, always checked against MPFR)",
+                      o->inputs_path, ulpb_dtypes[dtype].name);
+    if (status) {
+        npy_free(array);
+        return status;
+    }
+    o->dtype_mask = 1u << dtype;
+    o->inputs = array->data;
+    o->input_count = array->count;
+    file->path = o->inputs_path;
+    file->elements = array->count;
+    return 0;
+}
+
 static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result *results, int *count) {
     *count = 0;
     char skipped[256] = "";
@@ -474,7 +536,9 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
                                               .fast_reference = o->reference_given && !o->mpfr_reference,
                                               .shard_index = o->shard_given ? o->shard_index : 0,
                                               .shard_count = o->shard_given ? o->shard_count : 1,
-                                              .range = o->range};
+                                              .range = o->range,
+                                              .inputs = o->inputs,
+                                              .input_count = o->input_count};
                 char err[256];
                 const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
                 if (n < 0) return fail(sub, "%s", err);
@@ -621,6 +685,15 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
             "and the hard cases in it, then draws uniform in value, uniform over the format's values, "
             "log-uniform from its ends and, for cos, near the zeros of cos it holds a value next to). Reference: %s.\n",
             run->samples || !run->seed_unused ? "inputs" : "Inputs", lo, hi, reference);
+    } else if (run->inputs) {
+        char *quoted = malloc(ULPB_QUOTED_SIZE(strlen(run->inputs->path)));
+        if (quoted) *ulpb_append_quoted(quoted, run->inputs->path, ULPB_SHELL_PLAIN) = 0;
+        fprintf(f,
+                "Inputs: the %llu elements of %s (sha256 %s), in its order, each counted as often as it occurs. "
+                "Reference: %s.\n",
+                (unsigned long long)run->inputs->elements, quoted ? quoted : "(out of memory)", run->inputs->sha256,
+                reference);
+        free(quoted);
     } else {
         fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);
     }
@@ -646,7 +719,8 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
         OPT_RESUME,
         OPT_MAX_CHUNKS,
         OPT_CHECKPOINT,
-        OPT_RANGE
+        OPT_RANGE,
+        OPT_INPUTS
     };
     /* each command its own table, so that an abbreviation or an unknown option is judged against its options alone
      * ("accuracy --o" is --op, "report --e" is unknown) */
@@ -665,6 +739,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                                                   {"max-chunks", required_argument, 0, OPT_MAX_CHUNKS},
                                                   {"checkpoint", required_argument, 0, OPT_CHECKPOINT},
                                                   {"range", required_argument, 0, OPT_RANGE},
+                                                  {"inputs", required_argument, 0, OPT_INPUTS},
                                                   {0, 0, 0, 0}};
     static const struct option report_opts[] = {ULPB_SAMPLING_OPTIONS,
                                                 {"max-ulp", required_argument, 0, OPT_MAX_ULP},
@@ -735,6 +810,10 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             break;
         case OPT_NO_BENCH:
             o->no_bench = true;
+            break;
+        case OPT_INPUTS:
+            if (!*optarg) return fail(sub, "--inputs needs a .npy file, got ''");
+            o->inputs_path = optarg;
             break;
         case OPT_RANGE:
             if (parse_range(optarg, &o->range.lo, &o->range.hi))
@@ -1397,9 +1476,20 @@ __attribute__((format(printf, 1, 2))) static int refused(const char *fmt, ...) {
 }
 
 /* The rows of an accuracy or report document count the whole run's inputs: every one of a 16-bit dtype (in the range),
- * "samples" of binary32 and binary64; a shard's or an edited file's do not. 0, or -1 and a message. */
-static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, const ulpb_result *rows, int count,
-                            char *err, size_t len) {
+ * "samples" of binary32 and binary64, or (inputs not NULL) every element of the file; a shard's or an edited file's do
+ * not. 0, or -1 and a message. */
+static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, const ulpb_inputs_file *inputs,
+                            const ulpb_result *rows, int count, char *err, size_t len) {
+    for (int k = 0; k < count && inputs; k++)
+        if (!rows[k].listed || rows[k].total.inputs != inputs->elements) {
+            snprintf(err, len,
+                     "result %d (%s %s %s) %s %llu inputs, where the file's elements are %llu: an edited result", k,
+                     rows[k].entry->impl, ulpb_ops[rows[k].entry->op].name, ulpb_dtypes[rows[k].entry->dtype].name,
+                     rows[k].listed ? "counts" : "is not a run over them with",
+                     (unsigned long long)rows[k].total.inputs, (unsigned long long)inputs->elements);
+            return -1;
+        }
+    if (inputs) return 0;
     uint64_t samples = 0;
     const cJSON *samples_item = cJSON_GetObjectItemCaseSensitive(doc, "samples");
     if (samples_item && !cJSON_IsNull(samples_item) && ulpb_json_get_count(doc, "samples", &samples, err, len))
@@ -1410,7 +1500,7 @@ static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, con
         uint64_t expected = samples, first, last;
         if (every_input)
             expected = !range->given ? 1u << 16 : ulpb_range_keys(dtype, range, &first, &last) ? last - first + 1 : 0;
-        if (rows[k].exhaustive != every_input || rows[k].total.inputs != expected) {
+        if (rows[k].exhaustive != every_input || rows[k].listed || rows[k].total.inputs != expected) {
             snprintf(err, len,
                      "result %d (%s %s %s) %s %llu inputs, where a whole run's %s %llu: a shard's or an edited "
                      "result",
@@ -1450,6 +1540,8 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
         return refused("%s is shard %g/%g of a%s run: merge the shards first (ulpbench merge)", name, shard_index,
                        shard_count, exhaustive ? "n exhaustive" : " sampled");
     ulpb_input_range range = {0};
+    ulpb_inputs_file inputs;
+    bool inputs_given = false;
     int count;
     *incomplete = false;
     if (exhaustive) {
@@ -1465,12 +1557,18 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
         count = 1;
         free(st);
     } else if (ulpb_range_from_json(doc, &range, err, sizeof err) ||
+               ulpb_inputs_from_json(doc, &inputs, &inputs_given, err, sizeof err) ||
                (count = ulpb_results_from_json(doc, rows, (int)ulpb_entry_count, err, sizeof err)) < 0) {
         return refused("%s: %s", name, err);
-    } else if (whole_run_counts(doc, &range, rows, count, err, sizeof err)) {
+    } else if (whole_run_counts(doc, &range, inputs_given ? &inputs : NULL, rows, count, err, sizeof err)) {
         return refused("%s: %s", name, err);
     }
-    if (range.given) {
+    if (inputs_given) {
+        char quoted[ULPB_QUOTED_SIZE(PATH_MAX)];
+        if (strlen(inputs.path) >= PATH_MAX) return refused("%s: \"inputs\": a path longer than PATH_MAX", name);
+        *ulpb_append_quoted(quoted, inputs.path, ULPB_SHELL_PLAIN) = 0;
+        snprintf(label, label_len, ", the elements of %s only", quoted);
+    } else if (range.given) {
         char lo[48], hi[48];
         plain_decimal(lo, sizeof lo, range.lo);
         plain_decimal(hi, sizeof hi, range.hi);
@@ -1524,8 +1622,8 @@ static int cmd_gate(int argc, char **argv) {
     int status = 0, gated[2] = {0, 0}, failed[2] = {0, 0}, peers = 0; /* [0] production rows, [1] libraries' */
     for (int i = 0; i < count && status == 0; i++) {
         cJSON *doc = read_json_file("gate", names[i], &status);
-        char label[128];
-        bool incomplete;
+        char label[ULPB_QUOTED_SIZE(PATH_MAX) + 64];
+        bool incomplete = false;
         const int row_count = doc ? gate_rows_of(names[i], doc, rows, label, sizeof label, &incomplete) : -1;
         cJSON_Delete(doc);
         if (row_count < 0) {
@@ -1558,7 +1656,7 @@ static int cmd_gate(int argc, char **argv) {
                     : passed   ? "PASS"
                                : "FAIL",
                     r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[r->entry->dtype].name, names[i],
-                    r->exhaustive ? "exhaustive" : "sampled", label, (unsigned long long)r->total.inputs, why);
+                    ulpb_result_mode(r), label, (unsigned long long)r->total.inputs, why);
         }
     }
     if (status == 0) {
@@ -1731,6 +1829,23 @@ static int cmd_hard_cases(int argc, char **argv) {
 
 /* ---- accuracy ------------------------------------------------------------------------------ */
 
+/* accuracy without --exhaustive or --inputs: 0, or a usage error's status after its message. */
+static int check_sampled_options(const accuracy_options *o) {
+    if (o->max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
+    if (o->checkpoint_given) return fail("accuracy", "--checkpoint goes with --exhaustive");
+    if (o->shard_given && (o->dtype_mask & ~((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+        return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
+    if (!o->op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
+    if (!o->dtype_mask) return fail("accuracy", "missing --dtype (%s|all) or --inputs FILE.npy", dtype_choices());
+    if (o->reference_given && !o->mpfr_reference &&
+        !(o->dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
+        return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
+    if (check_sampling_options("accuracy", o, false)) return EXIT_USAGE;
+    if (check_range_holds("accuracy", o)) return EXIT_USAGE;
+    const char *const outputs[] = {o->json_path, o->markdown_path};
+    return check_outputs("accuracy", outputs, 2);
+}
+
 static int cmd_accuracy(int argc, char **argv) {
     accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED};
     const int rc = accuracy_getopt("accuracy", argc, argv, &o, false);
@@ -1766,11 +1881,22 @@ static int cmd_accuracy(int argc, char **argv) {
             "SIGINT/SIGTERM/SIGHUP (or --max-chunks) stop after the chunks in progress and write a partial result\n"
             "(exit status 3) that --resume FILE continues; ulpbench merge combines shards. With --json, the partial\n"
             "result is also written every %g s (--checkpoint SECONDS; 0: never), so that a run killed outright\n"
-            "resumes from there.\n",
-            op_choices(), dtype_choices(), DEFAULT_SAMPLES, DEFAULT_SEED, op_choices(), DEFAULT_CHECKPOINT_SECONDS);
+            "resumes from there.\n\n"
+            "       ulpbench accuracy --op {%s|all} --inputs FILE.npy [--dtype DTYPE] [--impl NAME[,NAME...]|all]\n"
+            "                        [--threads N] [--json FILE] [--markdown FILE] [--quiet] [--reference "
+            "mpfr|fast]\n\n"
+            "Checks the elements of a NumPy .npy file, the inputs a model feeds the op: <f2, <f4 or <f8, or\n"
+            "bfloat16 bit patterns as <u2 with --dtype bf16 (the file's dtype decides, as for eval), in the\n"
+            "file's order and each counted as often as it occurs. The results name the file by its path, its\n"
+            "element count and its SHA-256 (as sha256sum prints it); gate holds them like any other.\n",
+            op_choices(), dtype_choices(), DEFAULT_SAMPLES, DEFAULT_SEED, op_choices(), DEFAULT_CHECKPOINT_SECONDS,
+            op_choices());
         return 0;
     }
     if (rc) return rc;
+    if ((o.exhaustive || o.resume_path) && o.inputs_path)
+        return fail("accuracy", "--inputs checks the elements of a file: %s does not apply",
+                    o.exhaustive ? "--exhaustive" : "--resume");
     if (o.exhaustive || o.resume_path) {
         if (o.samples_given || o.seed_given)
             return fail("accuracy", "%s checks every binary32 input: --samples and --seed do not apply",
@@ -1780,30 +1906,22 @@ static int cmd_accuracy(int argc, char **argv) {
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
         return run_exhaustive(&o);
     }
-    if (o.max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
-    if (o.checkpoint_given) return fail("accuracy", "--checkpoint goes with --exhaustive");
-    if (o.shard_given && (o.dtype_mask & ~((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
-        return fail("accuracy", "--shard splits sampled f32/f64 runs (f16 and bf16 are checked whole in a second)");
-    if (!o.op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
-    if (!o.dtype_mask) return fail("accuracy", "missing --dtype (%s|all)", dtype_choices());
-    if (o.reference_given && !o.mpfr_reference && !(o.dtype_mask & ((1u << ULPB_DTYPE_f32) | (1u << ULPB_DTYPE_f64))))
-        return fail("accuracy", "--reference fast is for f32 and f64 (f16 and bf16 are always checked against MPFR)");
-    if (check_sampling_options("accuracy", &o, false)) return EXIT_USAGE;
-    if (check_range_holds("accuracy", &o)) return EXIT_USAGE;
-    const char *const outputs[] = {o.json_path, o.markdown_path};
-    if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
+    npy_array array = {0};
+    ulpb_inputs_file inputs_file = {0};
+    if (o.inputs_path ? load_inputs(&o, &array, &inputs_file) : check_sampled_options(&o)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
     if (status == 0) {
         const ulpb_run_info run = {g_command,
                                    o.seed,
-                                   selects_sampled_rows(&o) ? o.samples : 0,
+                                   selects_sampled_rows(&o) && !o.inputs_path ? o.samples : 0,
                                    o.reference_given && !o.mpfr_reference ? "fast" : "mpfr",
                                    o.shard_given ? o.shard_index : 0,
                                    o.shard_given ? o.shard_count : 1,
-                                   !selects_sampled_rows(&o),
-                                   o.range};
+                                   !selects_sampled_rows(&o) || o.inputs_path,
+                                   o.range,
+                                   o.inputs_path ? &inputs_file : NULL};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
         status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md, false);
@@ -1811,6 +1929,7 @@ static int cmd_accuracy(int argc, char **argv) {
         free(md);
     }
     free(results);
+    npy_free(&array);
     return status;
 }
 
@@ -2158,7 +2277,8 @@ static int report_into_dir(accuracy_options *o) {
 
     /* the seed also draws the quick bench's inputs */
     const ulpb_run_info run = {g_command, o->seed, selects_sampled_rows(o) ? o->samples : 0, "mpfr",
-                               0,         1,       !selects_sampled_rows(o) && o->no_bench,  o->range};
+                               0,         1,       !selects_sampled_rows(o) && o->no_bench,  o->range,
+                               NULL};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
@@ -2326,17 +2446,10 @@ static int cmd_eval(int argc, char **argv) {
     char err[512];
     npy_array a;
     if (npy_read(in_path, &a, err, sizeof err)) return fail("eval", "%s: %s", in_path, err);
-    /* The file's dtype decides; --dtype only names what raw <u2 holds and must agree. */
-    int dtype = -1;
-    for (int d = 0; d < ULPB_DTYPE_COUNT; d++)
-        if (strcmp(ulpb_dtypes[d].npy_descr, npy_kind_descr(a.kind)) == 0 &&
-            (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : a.kind != NPY_U2))
-            dtype = d;
+    const int dtype = npy_array_dtype("eval", in_path, a.kind, dtype_text);
     if (dtype < 0) {
-        const char *file_descr = npy_kind_descr(a.kind); /* read before npy_free clears the array */
         npy_free(&a);
-        if (!dtype_text) return fail("eval", "%s: '<u2' data needs --dtype bf16 (bfloat16 bit patterns)", in_path);
-        return fail("eval", "%s: file dtype '%s' does not hold %s", in_path, file_descr, dtype_text);
+        return EXIT_USAGE;
     }
     const ulpb_entry *e = ulpb_entry_find(impl, (ulpb_op_id)op, (ulpb_dtype_id)dtype);
     if (!e) {

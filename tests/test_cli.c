@@ -286,6 +286,7 @@ static void eval_rejects_bad_input(void **state) {
 }
 
 static const char *string_of(const cJSON *o, const char *key);
+static double number_of(const cJSON *o, const char *key);
 
 static void accuracy_writes_json(void **state) {
     (void)state;
@@ -355,6 +356,158 @@ static void accuracy_writes_json(void **state) {
     assert_int_equal(run("accuracy --op asin --dtype f12"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 0"), 2);
     assert_int_equal(run("accuracy --dtype f32"), 2);
+}
+
+/* The statistics of two results agree: counts, maximum, worst input and histogram (times aside). */
+static void expect_same_statistics(const cJSON *a, const cJSON *b, double times, const char *what) {
+    static const char *const counts[] = {"misrounded", "special_mismatches", "correctly_rounded"};
+    if (number_of(a, "inputs") * times != number_of(b, "inputs"))
+        fail_msg("%s: %g inputs against %g", what, number_of(a, "inputs"), number_of(b, "inputs"));
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        if (number_of(a, counts[k]) * times != number_of(b, counts[k]))
+            fail_msg("%s: %s %g against %g", what, counts[k], number_of(a, counts[k]), number_of(b, counts[k]));
+    const cJSON *bin, *hb = cJSON_GetObjectItem(b, "histogram");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(a, "histogram")), cJSON_GetArraySize(hb));
+    cJSON_ArrayForEach(bin,
+                       cJSON_GetObjectItem(a, "histogram")) if (number_of(hb, bin->string) != bin->valuedouble * times)
+        fail_msg("%s: histogram bin %s differs", what, bin->string);
+    if (number_of(a, "max_ulp") != number_of(b, "max_ulp"))
+        fail_msg("%s: max ULP %.17g against %.17g", what, number_of(a, "max_ulp"), number_of(b, "max_ulp"));
+    const cJSON *wa = cJSON_GetObjectItem(a, "worst"), *wb = cJSON_GetObjectItem(b, "worst");
+    assert_int_equal(cJSON_IsNull(wa), cJSON_IsNull(wb));
+    if (!cJSON_IsNull(wa)) assert_string_equal(string_of(wa, "input_bits"), string_of(wb, "input_bits"));
+}
+
+/* accuracy --inputs checks the elements of a user's .npy file: all 65,536 16-bit values in reverse order give the
+ * exhaustive run's figures, binary32 values given three times count three times, and the report names the file by
+ * the SHA-256 that sha256sum prints; gate takes it, merge refuses it. */
+static void accuracy_checks_a_files_inputs(void **state) {
+    (void)state;
+    uint16_t patterns[1 << 16];
+    for (uint32_t i = 0; i < 1u << 16; i++) patterns[i] = (uint16_t)(0xffff - i);
+    const size_t all16 = 1u << 16;
+    write_array("h.npy", NPY_F2, 1, &all16, patterns);
+    npy_array bf = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {all16}, .count = all16, .data = patterns};
+    char err[256];
+    assert_int_equal(npy_write(path("b.npy"), &bf, err, sizeof err), 0);
+    static const struct {
+        const char *file, *dtype_option, *dtype;
+    } sixteen[] = {{"h.npy", "", "f16"}, {"b.npy", "--dtype bf16", "bf16"}};
+    for (size_t t = 0; t < 2; t++) {
+        char args[512];
+        snprintf(args, sizeof args, "accuracy --op all --inputs $D/%s %s --quiet --json $D/in.json", sixteen[t].file,
+                 sixteen[t].dtype_option);
+        assert_int_equal(run(args), 0);
+        snprintf(args, sizeof args, "accuracy --op all --dtype %s --quiet --json $D/ex.json", sixteen[t].dtype);
+        assert_int_equal(run(args), 0);
+        cJSON *in = load_json("in.json"), *ex = load_json("ex.json");
+        const cJSON *in_results = cJSON_GetObjectItem(in, "results"), *ex_results = cJSON_GetObjectItem(ex, "results");
+        assert_int_equal(cJSON_GetArraySize(in_results), cJSON_GetArraySize(ex_results));
+        for (int r = 0; r < cJSON_GetArraySize(in_results); r++) {
+            const cJSON *a = cJSON_GetArrayItem(ex_results, r), *b = cJSON_GetArrayItem(in_results, r);
+            assert_string_equal(string_of(a, "impl"), string_of(b, "impl"));
+            assert_string_equal(string_of(b, "mode"), "inputs");
+            expect_same_statistics(a, b, 1, string_of(b, "impl"));
+        }
+        cJSON_Delete(in), cJSON_Delete(ex);
+    }
+
+    /* binary32: 20,000 values in [-10, 10), then the same three times over */
+    enum { N32 = 20000 };
+    float *x = malloc(3 * N32 * sizeof *x);
+    uint64_t state64 = 20261206;
+    for (int i = 0; i < N32; i++) {
+        state64 = state64 * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (float)((double)(state64 >> 11) * 0x1p-53 * 20.0 - 10.0);
+    }
+    memcpy(x + N32, x, N32 * sizeof *x);
+    memcpy(x + 2 * N32, x, N32 * sizeof *x);
+    const size_t once = N32, shape3[2] = {3, N32};
+    write_array("x1.npy", NPY_F4, 1, &once, x);
+    write_array("x3.npy", NPY_F4, 2, shape3, x);
+    free(x);
+    assert_int_equal(run("accuracy --op cos --impl omk,glibc --inputs $D/x1.npy --quiet --json $D/x1.json"), 0);
+    assert_int_equal(
+        run("accuracy --op cos --dtype f32 --impl omk,glibc --inputs $D/x3.npy --json $D/x3.json --markdown $D/x3.md"),
+        0);
+    cJSON *one = load_json("x1.json"), *three = load_json("x3.json");
+    for (int r = 0; r < 2; r++) {
+        const cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), r);
+        const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItem(three, "results"), r);
+        expect_same_statistics(a, b, 3, string_of(b, "impl"));
+        const cJSON *samplers = cJSON_GetObjectItem(b, "samplers");
+        assert_int_equal(cJSON_GetArraySize(samplers), 1);
+        assert_string_equal(string_of(cJSON_GetArrayItem(samplers, 0), "name"), "inputs");
+    }
+    const cJSON *glibc = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), 1);
+    assert_string_equal(string_of(glibc, "impl"), "glibc");
+    assert_true(number_of(glibc, "misrounded") > 0); /* glibc's cosf misrounds about 1% of such inputs */
+    assert_int_equal((int)number_of(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), 0), "misrounded"), 0);
+    /* the run names its file: path as given, element count, and the digest sha256sum prints */
+    const cJSON *inputs = cJSON_GetObjectItem(three, "inputs");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(three, "samples")) &&
+                cJSON_IsNull(cJSON_GetObjectItem(three, "seed")));
+    assert_string_equal(string_of(inputs, "path"), path("x3.npy"));
+    assert_int_equal((int)number_of(inputs, "elements"), 3 * N32);
+    char command[600], digest[80] = "";
+    snprintf(command, sizeof command, "sha256sum '%s'", path("x3.npy"));
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(digest, sizeof digest, p));
+    assert_int_equal(pclose(p), 0);
+    digest[64] = 0;
+    assert_string_equal(string_of(inputs, "sha256"), digest);
+    char line[200];
+    snprintf(line, sizeof line, "elements of %s (sha256 %s), in its order", path("x3.npy"), digest);
+    expect_text_in("x3.md", line);
+    expect_text_in("x3.md", "| f32 | omk | inputs | 60000 | 0 | - | 0 |");
+    cJSON_Delete(one);
+
+    /* gate holds it; an edited count and merge are refused */
+    assert_int_equal(run("gate $D/x3.json"), 0);
+    snprintf(line, sizeof line, "- PASS omk cos f32 (%s: inputs, the elements of %s only, 60000 inputs): 0 misrounded",
+             path("x3.json"), path("x3.npy"));
+    expect_text_in("out.txt", line);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(three, "inputs"), "elements", cJSON_CreateNumber(59999));
+    save_json(three, "x3_edited.json");
+    expect_usage_error("gate $D/x3_edited.json",
+                       "result 0 (omk cos f32) counts 60000 inputs, where the file's elements are 59999");
+    three = load_json("x3.json");
+    cJSON_ReplaceItemInObject(three, "inputs", cJSON_CreateNull());
+    save_json(three, "x3_unnamed.json");
+    expect_usage_error("gate $D/x3_unnamed.json", "is sampled with 60000 inputs, where a whole run's");
+    expect_usage_error("merge -o $D/m.json $D/x3.json", "x3.json checked the elements of a file (accuracy --inputs)");
+
+    /* refused before any work, with one line */
+    const size_t none = 0;
+    write_array("empty.npy", NPY_F4, 1, &none, patterns);
+    static const struct {
+        const char *args, *needle;
+    } refused[] = {
+        {"accuracy --op cos --inputs $D/x1.npy --samples 10", "--inputs checks the elements of a file: --samples"},
+        {"accuracy --op cos --inputs $D/x1.npy --seed 1", "--seed does not apply"},
+        {"accuracy --op cos --inputs $D/x1.npy --range -1,1", "--range does not apply"},
+        {"accuracy --op cos --inputs $D/x1.npy --shard 0/2", "--shard does not apply"},
+        {"accuracy --op cos --inputs $D/x1.npy --exhaustive", "--exhaustive does not apply"},
+        {"accuracy --op cos --inputs $D/x1.npy --dtype f64", "x1.npy: file dtype '<f4' does not hold f64"},
+        {"accuracy --op cos --inputs $D/x1.npy --dtype all", "--inputs takes the file's dtype"},
+        {"accuracy --op cos --inputs $D/x1.npy --json $D/x1.npy", "names the input file"},
+        {"accuracy --inputs $D/x1.npy", "missing --op"},
+        {"accuracy --op cos --inputs $D/empty.npy", "empty.npy holds no elements"},
+        {"accuracy --op cos --inputs $D/b.npy", "'<u2' data needs --dtype bf16"},
+        {"accuracy --op cos --inputs $D/h.npy --reference fast", "--reference fast is for f32 and f64"},
+        {"accuracy --op cos --inputs $D/missing.npy", "cannot open"},
+        {"accuracy --op cos", "missing --dtype (f16|bf16|f32|f64|all) or --inputs FILE.npy"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        expect_usage_error(refused[k].args, refused[k].needle);
+        char *out = slurp(path("out.txt"));
+        if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", refused[k].args, out);
+        free(out);
+    }
+    /* the input file is unchanged by every run */
+    assert_int_equal(run_program("", "sha256sum", "$D/x3.npy"), 0);
+    expect_text_in("out.txt", digest);
 }
 
 /* A sampled run split with --shard K/N merges back into the whole run's counts and worst input. */
@@ -3167,6 +3320,7 @@ int main(void) {
         cmocka_unit_test(results_name_the_omk_build),
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),
+        cmocka_unit_test(accuracy_checks_a_files_inputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
