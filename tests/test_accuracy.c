@@ -29,7 +29,7 @@ static ulpb_result run_with(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype
                             bool fast_reference) {
     ulpb_result r[4];
     char err[256];
-    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, fast_reference, 0, 1, {0}};
+    const ulpb_check_spec spec = {op, dtype, samples, TEST_SEED, impl, 0, false, fast_reference, 0, 1, {0}, NULL, 0};
     const int n = ulpb_check(&spec, r, 4, err, sizeof err);
     if (n != 1) fail_msg("ulpb_check: %s", n < 0 ? err : "expected one result");
     return r[0];
@@ -266,8 +266,8 @@ static void ranged_check_counts_only_the_range(void **state) {
     (void)state;
     ulpb_result r[4];
     char err[256];
-    ulpb_check_spec spec = {ULPB_OP_asin,     ULPB_DTYPE_f16, 0, TEST_SEED, "omk", 0, false, false, 0, 1,
-                            {true, 0.5, 0.75}};
+    ulpb_check_spec spec = {ULPB_OP_asin,      ULPB_DTYPE_f16, 0, TEST_SEED, "omk", 0, false, false, 0, 1,
+                            {true, 0.5, 0.75}, NULL,           0};
     assert_int_equal(ulpb_check(&spec, r, 4, err, sizeof err), 1);
     assert_int_equal(r[0].total.inputs, 513); /* 2^9 + 1 values of binary16's binade [1/2, 1) */
     assert_int_equal(r[0].total.correctly_rounded, 513);
