@@ -1480,6 +1480,15 @@ __attribute__((format(printf, 1, 2))) static int refused(const char *fmt, ...) {
  * not. 0, or -1 and a message. */
 static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, const ulpb_inputs_file *inputs,
                             const ulpb_result *rows, int count, char *err, size_t len) {
+    static const char *const drawn[] = {"samples", "seed", "range"}; /* what a run over a file's elements has not */
+    for (size_t k = 0; k < sizeof drawn / sizeof drawn[0] && inputs; k++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(doc, drawn[k]);
+        if (item && !cJSON_IsNull(item)) {
+            snprintf(err, len, "\"%s\" is not null in a run over a file's elements (\"inputs\"): an edited result",
+                     drawn[k]);
+            return -1;
+        }
+    }
     for (int k = 0; k < count && inputs; k++)
         if (!rows[k].listed || rows[k].total.inputs != inputs->elements) {
             snprintf(err, len,
@@ -1498,9 +1507,16 @@ static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, con
         const ulpb_dtype_id dtype = rows[k].entry->dtype;
         const bool every_input = ulpb_dtypes[dtype].bytes == 2;
         uint64_t expected = samples, first, last;
+        if (rows[k].listed) {
+            snprintf(err, len,
+                     "result %d (%s %s %s) checked a file's elements (mode \"inputs\"), which the document does not "
+                     "name (\"inputs\" null): an edited result",
+                     k, rows[k].entry->impl, ulpb_ops[rows[k].entry->op].name, ulpb_dtypes[dtype].name);
+            return -1;
+        }
         if (every_input)
             expected = !range->given ? 1u << 16 : ulpb_range_keys(dtype, range, &first, &last) ? last - first + 1 : 0;
-        if (rows[k].exhaustive != every_input || rows[k].listed || rows[k].total.inputs != expected) {
+        if (rows[k].exhaustive != every_input || rows[k].total.inputs != expected) {
             snprintf(err, len,
                      "result %d (%s %s %s) %s %llu inputs, where a whole run's %s %llu: a shard's or an edited "
                      "result",
@@ -1516,8 +1532,8 @@ static int whole_run_counts(const cJSON *doc, const ulpb_input_range *range, con
 
 /* The rows of one saved result, with what the gate's lines say of them: the file's mode and range, and for an
  * exhaustive result whether it is complete. Returns the row count, or -1 after a usage error's message. */
-static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, char *label, size_t label_len,
-                        bool *incomplete) {
+static int gate_rows_of(const char *name, const cJSON *doc, const char *expected_sha256, ulpb_result *rows, char *label,
+                        size_t label_len, bool *incomplete, bool *checked_file) {
     const char *schema = ulpb_json_get_string(doc, "schema");
     char err[512];
     double shard_index = 0, shard_count = 1;
@@ -1563,11 +1579,15 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
     } else if (whole_run_counts(doc, &range, inputs_given ? &inputs : NULL, rows, count, err, sizeof err)) {
         return refused("%s: %s", name, err);
     }
+    *checked_file = inputs_given;
+    if (inputs_given && expected_sha256 && strcmp(inputs.sha256, expected_sha256) != 0)
+        return refused("%s checked a file with SHA-256 %s, not the --inputs file's %s", name, inputs.sha256,
+                       expected_sha256);
     if (inputs_given) {
         char quoted[ULPB_QUOTED_SIZE(PATH_MAX)];
         if (strlen(inputs.path) >= PATH_MAX) return refused("%s: \"inputs\": a path longer than PATH_MAX", name);
         *ulpb_append_quoted(quoted, inputs.path, ULPB_SHELL_PLAIN) = 0;
-        snprintf(label, label_len, ", the elements of %s only", quoted);
+        snprintf(label, label_len, ", the elements of %s (sha256 %.12s...) only", quoted, inputs.sha256);
     } else if (range.given) {
         char lo[48], hi[48];
         plain_decimal(lo, sizeof lo, range.lo);
@@ -1580,11 +1600,13 @@ static int gate_rows_of(const char *name, const cJSON *doc, ulpb_result *rows, c
 }
 
 static int cmd_gate(int argc, char **argv) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS };
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_INPUTS };
     static const struct option opts[] = {{"max-ulp", required_argument, 0, OPT_MAX_ULP},
                                          {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
+                                         {"inputs", required_argument, 0, OPT_INPUTS},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
+    const char *inputs_path = NULL;
     ulpb_gate_limits limits;
     ulpb_gate_defaults(&limits);
     bool max_ulp_given[ULPB_DTYPE_COUNT] = {0};
@@ -1592,8 +1614,11 @@ static int cmd_gate(int argc, char **argv) {
     while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == OPT_MAX_ULP || c == OPT_MAX_MIS) {
             if (parse_gate_limit("gate", c == OPT_MAX_ULP, optarg, &limits, max_ulp_given)) return EXIT_USAGE;
+        } else if (c == OPT_INPUTS) {
+            inputs_path = optarg;
         } else if (c == 'h') {
-            puts("usage: ulpbench gate [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... RESULT.json...\n\n"
+            puts("usage: ulpbench gate [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--inputs FILE.npy]\n"
+                 "                     RESULT.json...\n\n"
                  "Holds saved accuracy results (the JSON of 'ulpbench accuracy', with or without --exhaustive,\n"
                  "of 'ulpbench merge', or a report.json) to the gate of 'ulpbench report': every production (omk)\n"
                  "row and every row of ULPB_LIBRARIES must have 0 special-value mismatches, 0 misrounded if the\n"
@@ -1601,7 +1626,9 @@ static int cmd_gate(int argc, char **argv) {
                  "max ULP within the per-dtype limits (registry.def's, or --max-misrounded and --max-ulp); an\n"
                  "exhaustive result must also be complete. Peer rows are listed, not gated. Prints one line per row\n"
                  "and a verdict. Exit status 0 when every gated row passes (or none is gated), 1 when one fails, 2\n"
-                 "for a file that is missing or not such a result, or a shard (merge the shards first).");
+                 "for a file that is missing or not such a result, or a shard (merge the shards first).\n"
+                 "--inputs FILE.npy: the results of 'accuracy --inputs' must have checked this very file (its\n"
+                 "SHA-256), and one of them at least; exit status 2 otherwise.");
             return 0;
         } else
             return bad_option("gate", c, argc, argv);
@@ -1611,6 +1638,15 @@ static int cmd_gate(int argc, char **argv) {
     const char *const *names = (const char *const *)argv + optind;
     for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
+    char expected_sha256[65];
+    if (inputs_path) {
+        npy_array array;
+        char err[512];
+        if (npy_read_sha256(inputs_path, &array, expected_sha256, err, sizeof err))
+            return fail("gate", "%s: %s", inputs_path, err);
+        npy_free(&array);
+    }
+    bool any_file_checked = false;
     ulpb_result *rows = calloc(ulpb_entry_count, sizeof *rows);
     char *text = NULL;
     size_t text_len = 0;
@@ -1623,8 +1659,11 @@ static int cmd_gate(int argc, char **argv) {
     for (int i = 0; i < count && status == 0; i++) {
         cJSON *doc = read_json_file("gate", names[i], &status);
         char label[ULPB_QUOTED_SIZE(PATH_MAX) + 64];
-        bool incomplete = false;
-        const int row_count = doc ? gate_rows_of(names[i], doc, rows, label, sizeof label, &incomplete) : -1;
+        bool incomplete = false, checked_file = false;
+        const int row_count = doc ? gate_rows_of(names[i], doc, inputs_path ? expected_sha256 : NULL, rows, label,
+                                                 sizeof label, &incomplete, &checked_file)
+                                  : -1;
+        any_file_checked |= checked_file;
         cJSON_Delete(doc);
         if (row_count < 0) {
             if (status == 0) status = EXIT_USAGE;
@@ -1659,6 +1698,9 @@ static int cmd_gate(int argc, char **argv) {
                     ulpb_result_mode(r), label, (unsigned long long)r->total.inputs, why);
         }
     }
+    if (status == 0 && inputs_path && !any_file_checked)
+        status =
+            fail("gate", "--inputs %s: none of the results checked a file's elements (accuracy --inputs)", inputs_path);
     if (status == 0) {
         /* "2 of 3 production rows", "1 row of ULPB_LIBRARIES", or both kinds, each with its own count, as report says
          */

@@ -98,6 +98,14 @@ static void expect_usage_error(const char *args, const char *needle) {
     free(err);
 }
 
+/* expect_usage_error, and nothing written to stdout. */
+static void expect_refused_silently(const char *args, const char *needle) {
+    expect_usage_error(args, needle);
+    char *out = slurp(path("out.txt"));
+    if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", args, out);
+    free(out);
+}
+
 /* Fails when a temporary file (".NAME.tmp.HOST.PID.N", or the older "NAME.tmpXXXXXX") is left in the
  * test directory or one of its subdirectories. */
 static void assert_no_temp_files_in(const char *dir) {
@@ -465,8 +473,9 @@ static void accuracy_checks_a_files_inputs(void **state) {
 
     /* gate holds it; an edited count and merge are refused */
     assert_int_equal(run("gate $D/x3.json"), 0);
-    snprintf(line, sizeof line, "- PASS omk cos f32 (%s: inputs, the elements of %s only, 60000 inputs): 0 misrounded",
-             path("x3.json"), path("x3.npy"));
+    snprintf(line, sizeof line,
+             "- PASS omk cos f32 (%s: inputs, the elements of %s (sha256 %.12s...) only, 60000 inputs): 0 misrounded",
+             path("x3.json"), path("x3.npy"), digest);
     expect_text_in("out.txt", line);
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(three, "inputs"), "elements", cJSON_CreateNumber(59999));
     save_json(three, "x3_edited.json");
@@ -475,7 +484,17 @@ static void accuracy_checks_a_files_inputs(void **state) {
     three = load_json("x3.json");
     cJSON_ReplaceItemInObject(three, "inputs", cJSON_CreateNull());
     save_json(three, "x3_unnamed.json");
-    expect_usage_error("gate $D/x3_unnamed.json", "is sampled with 60000 inputs, where a whole run's");
+    expect_usage_error("gate $D/x3_unnamed.json",
+                       "checked a file's elements (mode \"inputs\"), which the document does not name");
+    three = load_json("x3.json");
+    cJSON_ReplaceItemInObject(three, "samples", cJSON_CreateNumber(60000));
+    save_json(three, "x3_sampled.json");
+    expect_usage_error("gate $D/x3_sampled.json", "\"samples\" is not null in a run over a file's elements");
+    /* gate --inputs: the results must have checked that very file */
+    assert_int_equal(run("gate --inputs $D/x3.npy $D/x3.json"), 0);
+    expect_text_in("out.txt", "Gate: PASSED (1 production row; peer rows are not gated).");
+    expect_refused_silently("gate --inputs $D/x1.npy $D/x3.json", "x3.json checked a file with SHA-256");
+    expect_refused_silently("gate --inputs $D/x3.npy $D/ex.json", "none of the results checked a file's elements");
     expect_usage_error("merge -o $D/m.json $D/x3.json", "x3.json checked the elements of a file (accuracy --inputs)");
 
     /* refused before any work, with one line */
@@ -499,12 +518,8 @@ static void accuracy_checks_a_files_inputs(void **state) {
         {"accuracy --op cos --inputs $D/missing.npy", "cannot open"},
         {"accuracy --op cos", "missing --dtype (f16|bf16|f32|f64|all) or --inputs FILE.npy"},
     };
-    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
-        expect_usage_error(refused[k].args, refused[k].needle);
-        char *out = slurp(path("out.txt"));
-        if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", refused[k].args, out);
-        free(out);
-    }
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        expect_refused_silently(refused[k].args, refused[k].needle);
     /* the input file is unchanged by every run */
     assert_int_equal(run_program("", "sha256sum", "$D/x3.npy"), 0);
     expect_text_in("out.txt", digest);
@@ -1348,12 +1363,8 @@ static void gate_holds_saved_results(void **state) {
         {"gate $D/g16_twice.json", "results 0 and 2 are both omk cos f16"},
         {"gate $D/g16_v999.json", "schema_version is not 1"},
     };
-    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
-        expect_usage_error(refused[k].args, refused[k].needle);
-        out = slurp(path("out.txt"));
-        if (out[0]) fail_msg("'ulpbench %s' wrote to stdout: '%s'", refused[k].args, out);
-        free(out);
-    }
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        expect_refused_silently(refused[k].args, refused[k].needle);
 }
 
 /* gate holds the rows of ULPB_LIBRARIES as report does, each kind counted apart, and takes --max-misrounded's value. */
