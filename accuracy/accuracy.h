@@ -31,6 +31,8 @@ typedef struct {
     const ulpb_entry *entry;
     bool exhaustive;
     bool listed; /* the elements of a user's array (accuracy --inputs), in its order, each as often as it occurs */
+    /* listed: the first element (numpy's x.flat index) holding the worst input, and the special example; -1: none */
+    int64_t worst_element, special_element;
     ulpb_stats total;
     int sampler_count;
     const char *sampler_names[ULPB_MAX_SAMPLERS];

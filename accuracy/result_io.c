@@ -452,6 +452,14 @@ cJSON *ulpb_result_json(const ulpb_result *r) {
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddNumberToObject(o, "reference_seconds", r->reference_seconds);
     cJSON_AddItemToObject(o, "state", ulpb_stats_state_json(&r->total));
+    const int64_t elements[2] = {r->worst_element, r->special_element};
+    static const char *const element_keys[2] = {"worst_element", "special_element"};
+    for (int k = 0; k < 2 && r->listed; k++) {
+        if (elements[k] >= 0)
+            ulpb_json_add_count(o, element_keys[k], (uint64_t)elements[k]);
+        else
+            cJSON_AddNullToObject(o, element_keys[k]);
+    }
     cJSON *samplers = cJSON_AddArrayToObject(o, "samplers");
     for (int s = 0; s < r->sampler_count; s++) {
         cJSON *so = ulpb_stats_json(&r->per_sampler[s], dt);
@@ -552,11 +560,14 @@ void ulpb_results_markdown(FILE *out, const ulpb_result *results, int count) {
             const ulpb_result *r = &results[i];
             if (r->entry->op != (ulpb_op_id)op) continue;
             const ulpb_dtype *dt = &ulpb_dtypes[r->entry->dtype];
-            char worst[64] = "-";
+            char worst[96] = "-";
             if (r->total.has_worst)
                 snprintf(worst, sizeof worst, "0x%0*llx (%.*g)", (int)dt->bytes * 2,
                          (unsigned long long)r->total.worst_bits, dt->bytes == 8 ? 17 : 9, /* digits to round-trip */
                          r->total.worst_input);
+            if (r->total.has_worst && r->listed && r->worst_element >= 0) /* where it is in the user's array */
+                snprintf(worst + strlen(worst), sizeof worst - strlen(worst), ", x.flat[%lld]",
+                         (long long)r->worst_element);
             char max_ulp[32];
             ulpb_format_ulp(max_ulp, sizeof max_ulp, r->total.max_ulp);
             char seconds[32] = "-", reference_seconds[32] = "-"; /* negative: unknown (an exhaustive state that

@@ -1871,6 +1871,13 @@ static int cmd_hard_cases(int argc, char **argv) {
 
 /* ---- accuracy ------------------------------------------------------------------------------ */
 
+/* The index of the first element of a that holds the bit pattern bits (little-endian, as the file stores it), or -1. */
+static int64_t first_element_of(const npy_array *a, uint64_t bits) {
+    for (size_t i = 0; i < a->count; i++)
+        if (memcmp((const char *)a->data + i * a->elem_size, &bits, a->elem_size) == 0) return (int64_t)i;
+    return -1;
+}
+
 /* accuracy without --exhaustive or --inputs: 0, or a usage error's status after its message. */
 static int check_sampled_options(const accuracy_options *o) {
     if (o->max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
@@ -1954,6 +1961,12 @@ static int cmd_accuracy(int argc, char **argv) {
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
+    for (int r = 0; r < count && status == 0 && o.inputs_path; r++) {
+        results[r].worst_element =
+            results[r].total.has_worst ? first_element_of(&array, results[r].total.worst_bits) : -1;
+        results[r].special_element =
+            results[r].total.has_special_example ? first_element_of(&array, results[r].total.special_bits) : -1;
+    }
     if (status == 0) {
         const ulpb_run_info run = {g_command,
                                    o.seed,

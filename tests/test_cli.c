@@ -450,6 +450,22 @@ static void accuracy_checks_a_files_inputs(void **state) {
     const cJSON *glibc = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), 1);
     assert_string_equal(string_of(glibc, "impl"), "glibc");
     assert_true(number_of(glibc, "misrounded") > 0); /* glibc's cosf misrounds about 1% of such inputs */
+    /* the worst input's place: the first element that holds it, the same in the file that repeats them */
+    npy_array file;
+    assert_int_equal(npy_read(path("x1.npy"), &file, err, sizeof err), 0);
+    const long worst_element = (long)number_of(glibc, "worst_element");
+    const uint32_t worst_bits =
+        (uint32_t)strtoul(string_of(cJSON_GetObjectItem(glibc, "worst"), "input_bits"), NULL, 16);
+    assert_true(worst_element >= 0 && worst_element < N32);
+    for (long i = 0; i <= worst_element; i++)
+        assert_int_equal(((const uint32_t *)file.data)[i] == worst_bits, i == worst_element);
+    npy_free(&file);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(glibc, "special_element")));
+    assert_int_equal((long)number_of(cJSON_GetArrayItem(cJSON_GetObjectItem(three, "results"), 1), "worst_element"),
+                     worst_element);
+    char cell[64];
+    snprintf(cell, sizeof cell, "), x.flat[%ld] |", worst_element);
+    expect_text_in("x3.md", cell);
     assert_int_equal((int)number_of(cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), 0), "misrounded"), 0);
     /* the run names its file: path as given, element count, and the digest sha256sum prints */
     const cJSON *inputs = cJSON_GetObjectItem(three, "inputs");
