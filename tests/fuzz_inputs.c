@@ -1,13 +1,15 @@
 /* libFuzzer target for every reader of files a user hands ulpbench: `eval`'s .npy input, and the JSON that `merge`,
  * `accuracy --resume`, `targets` and `gate` read back (exhaustive and sampled accuracy results, bench runs). An input
- * that starts as a .npy file does (0x93) goes to the .npy reader, and any input to each JSON reader. A reader may
- * refuse an input (that is the point), never crash, leak, or read out of bounds; ASan and UBSan watch that. Built with
- * -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a fixed number of inputs. */
+ * that starts as a .npy file does (0x93) goes to the .npy reader (with its SHA-256, as accuracy --inputs reads it), and
+ * any input to each JSON reader. A reader may refuse an input (that is the point), never crash, leak, or read out of
+ * bounds; ASan and UBSan watch that. Built with -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a
+ * fixed number of inputs. */
 #define _GNU_SOURCE
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -26,7 +28,10 @@ static void read_as_npy(const uint8_t *data, size_t size) {
     char path[64], err[256];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     npy_array array;
-    if (npy_read(path, &array, err, sizeof err) == 0 && array.count > 0 && !array.data) abort();
+    char sha256[65];
+    if (npy_read_sha256(path, &array, sha256, err, sizeof err) == 0 &&
+        ((array.count > 0 && !array.data) || strlen(sha256) != 64))
+        abort();
     npy_free(&array);
     close(fd);
 }
@@ -63,6 +68,11 @@ static void read_as_gated_results(const cJSON *doc) {
     ulpb_gate_defaults(&limits);
     const int count = ulpb_results_from_json(doc, results, (int)ulpb_entry_count, err, sizeof err);
     for (int i = 0; i < count; i++) (void)ulpb_gate_check(&results[i], &limits, why, sizeof why);
+    ulpb_inputs_file inputs;
+    bool given;
+    if (ulpb_inputs_from_json(doc, &inputs, &given, err, sizeof err) == 0 && given &&
+        (!inputs.path || strlen(inputs.sha256) != 64))
+        abort();
     free(results);
 }
 

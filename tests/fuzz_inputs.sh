@@ -33,7 +33,9 @@ np.save("f8.npy", np.float64(1.5))
 np.save("u2.npy", np.zeros((0, 4), np.uint16))
 np.save("dims.npy", np.zeros((1,) * 32, np.float32))  # the most dimensions the reader takes
 '
-for seed in shard0.json partial.json last.json ranged.json ranged_exhaustive.json bench.json f4.npy f2.npy f8.npy u2.npy dims.npy; do
+cd_seeds "$ulpbench" accuracy --op all --inputs f4.npy --json inputs.json --quiet >/dev/null
+for seed in shard0.json partial.json last.json ranged.json ranged_exhaustive.json bench.json inputs.json f4.npy f2.npy \
+    f8.npy u2.npy dims.npy; do
     [ -s "$work/seeds/$seed" ] || { echo "fuzz_inputs.sh: no seed $seed" >&2; exit 1; }
 done
 # a dictionary of the seeds' JSON keys and short strings, so that mutations build documents the readers go deep into
