@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,7 @@ static const struct {
     const char *descr;
     size_t size;
 } kinds[] = {
-    {NPY_F2, "<f2", 2},
-    {NPY_F4, "<f4", 4},
-    {NPY_F8, "<f8", 8},
-    {NPY_U2, "<u2", 2},
+    {NPY_F2, "<f2", 2}, {NPY_F4, "<f4", 4}, {NPY_F8, "<f8", 8}, {NPY_U2, "<u2", 2}, {NPY_I2, "<i2", 2},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -313,7 +311,7 @@ static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, si
         }
     }
     char shown[NPY_ECHO_MAX + 4];
-    set_err(err, err_len, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2)", echo(shown, d, len));
+    set_err(err, err_len, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2, <i2)", echo(shown, d, len));
     return -1;
 }
 
@@ -335,8 +333,32 @@ static ssize_t read_full(int fd, void *buf, size_t len) {
     return (ssize_t)got;
 }
 
-/* digest, when not NULL, takes every byte of the file as read: the preamble, the header, the data */
-static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest, char *err, size_t err_len) {
+/* Fortran order's data (first index fastest) into C order (last index fastest), in a new buffer. */
+static int to_c_order(npy_array *a) {
+    char *c = malloc(a->count * a->elem_size);
+    if (!c) return -1;
+    size_t index[NPY_MAX_DIMS] = {0}, stride[NPY_MAX_DIMS], offset = 0; /* offset: index's element in Fortran order */
+    for (int d = 0; d < a->ndim; d++) stride[d] = d ? stride[d - 1] * a->shape[d - 1] : 1;
+    for (size_t i = 0; i < a->count; i++) {
+        memcpy(c + i * a->elem_size, (const char *)a->data + offset * a->elem_size, a->elem_size);
+        for (int d = a->ndim - 1; d >= 0; d--) { /* the next index in C order, and its offset */
+            if (++index[d] < a->shape[d]) {
+                offset += stride[d];
+                break;
+            }
+            offset -= (a->shape[d] - 1) * stride[d];
+            index[d] = 0;
+        }
+    }
+    free(a->data);
+    a->data = c;
+    return 0;
+}
+
+/* digest, when not NULL, takes every byte of the file as read: the preamble, the header, the data. any_order: a
+ * Fortran-ordered array of more than one dimension is taken, its data put in C order. */
+static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest, bool any_order, char *err,
+                   size_t err_len) {
     unsigned char pre[12];
     /* Everything below is bounded by fsize, which fstat gave us before any allocation. */
     size_t want = fsize < sizeof pre ? (size_t)fsize : sizeof pre;
@@ -414,7 +436,7 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest,
     out->ndim = (int)h.ndim;
     memcpy(out->shape, h.shape, h.ndim * sizeof h.shape[0]);
     /* For ndim <= 1 C and Fortran order are the same byte layout. */
-    if (h.fortran && out->ndim > 1) {
+    if (h.fortran && out->ndim > 1 && !any_order) {
         set_err(err, err_len, "fortran_order=True is not supported for ndim %d (only ndim <= 1)", out->ndim);
         return -1;
     }
@@ -448,14 +470,24 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest,
         return -1;
     }
     if (digest) ulpb_sha256_update(digest, out->data, nbytes);
+    if (h.fortran && out->ndim > 1 && to_c_order(out)) {
+        set_err(err, err_len, "out of memory putting %zu bytes of data in C order", nbytes);
+        return -1;
+    }
     return 0;
 }
 
+static int read_path(const char *path, npy_array *out, char sha256_hex[65], bool any_order, char *err, size_t err_len);
+
 int npy_read(const char *path, npy_array *out, char *err, size_t err_len) {
-    return npy_read_sha256(path, out, NULL, err, err_len);
+    return read_path(path, out, NULL, false, err, err_len);
 }
 
-int npy_read_sha256(const char *path, npy_array *out, char sha256_hex[65], char *err, size_t err_len) {
+int npy_read_elements(const char *path, npy_array *out, char sha256_hex[65], char *err, size_t err_len) {
+    return read_path(path, out, sha256_hex, true, err, err_len);
+}
+
+static int read_path(const char *path, npy_array *out, char sha256_hex[65], bool any_order, char *err, size_t err_len) {
     if (err && err_len) err[0] = '\0';
     if (!out) {
         set_err(err, err_len, "npy_read: output array is NULL");
@@ -485,7 +517,7 @@ int npy_read_sha256(const char *path, npy_array *out, char sha256_hex[65], char 
     else {
         ulpb_sha256 digest;
         ulpb_sha256_init(&digest);
-        rc = read_fd(fd, (uintmax_t)st.st_size, out, sha256_hex ? &digest : NULL, err, err_len);
+        rc = read_fd(fd, (uintmax_t)st.st_size, out, sha256_hex ? &digest : NULL, any_order, err, err_len);
         if (rc == 0 && sha256_hex) ulpb_sha256_hex(&digest, sha256_hex);
     }
     close(fd);

@@ -447,14 +447,15 @@ static int check_range_holds(const char *sub, const accuracy_options *o) {
 }
 
 /* The dtype of an array read from path: the file's descr decides, and dtype_text (NULL: not given) only names what
- * raw '<u2' holds or must agree with it. -1 after a usage error's message. */
+ * raw '<u2' or '<i2' (torch's int16 view of bfloat16) holds or must agree with it. -1 after a usage error's message. */
 static int npy_array_dtype(const char *sub, const char *path, npy_kind kind, const char *dtype_text) {
+    const bool raw = kind == NPY_U2 || kind == NPY_I2;
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++)
-        if (strcmp(ulpb_dtypes[d].npy_descr, npy_kind_descr(kind)) == 0 &&
-            (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : kind != NPY_U2))
+        if (strcmp(ulpb_dtypes[d].npy_descr, npy_kind_descr(raw ? NPY_U2 : kind)) == 0 &&
+            (dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : !raw))
             return d;
     if (!dtype_text)
-        fail(sub, "%s: '<u2' data needs --dtype bf16 (bfloat16 bit patterns)", path);
+        fail(sub, "%s: '%s' data needs --dtype bf16 (bfloat16 bit patterns)", path, npy_kind_descr(kind));
     else
         fail(sub, "%s: file dtype '%s' does not hold %s", path, npy_kind_descr(kind), dtype_text);
     return -1;
@@ -483,7 +484,7 @@ static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *
                         o->inputs_path);
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     char err[512];
-    if (npy_read_sha256(o->inputs_path, array, file->sha256, err, sizeof err))
+    if (npy_read_elements(o->inputs_path, array, file->sha256, err, sizeof err))
         return fail("accuracy", "%s: %s", o->inputs_path, err);
     const char *dtype_text = o->dtype_mask ? ulpb_dtypes[__builtin_ctz(o->dtype_mask)].name : NULL;
     const int dtype = npy_array_dtype("accuracy", o->inputs_path, array->kind, dtype_text);
@@ -1642,7 +1643,7 @@ static int cmd_gate(int argc, char **argv) {
     if (inputs_path) {
         npy_array array;
         char err[512];
-        if (npy_read_sha256(inputs_path, &array, expected_sha256, err, sizeof err))
+        if (npy_read_elements(inputs_path, &array, expected_sha256, err, sizeof err))
             return fail("gate", "%s: %s", inputs_path, err);
         npy_free(&array);
     }
@@ -1935,9 +1936,10 @@ static int cmd_accuracy(int argc, char **argv) {
             "                        [--threads N] [--json FILE] [--markdown FILE] [--quiet] [--reference "
             "mpfr|fast]\n\n"
             "Checks the elements of a NumPy .npy file, the inputs a model feeds the op: <f2, <f4 or <f8, or\n"
-            "bfloat16 bit patterns as <u2 with --dtype bf16 (the file's dtype decides, as for eval), in the\n"
-            "file's order and each counted as often as it occurs. The results name the file by its path, its\n"
-            "element count and its SHA-256 (as sha256sum prints it); gate holds them like any other.\n",
+            "bfloat16 bit patterns as <u2 or <i2 with --dtype bf16 (the file's dtype decides, as for eval), in\n"
+            "C order (numpy's x.flat; a Fortran-ordered file too) and each counted as often as it occurs. The\n"
+            "results name the file by its path, its element count and its SHA-256 (as sha256sum prints it), and\n"
+            "where each worst input first occurs; gate holds them like any other.\n",
             op_choices(), dtype_choices(), DEFAULT_SAMPLES, DEFAULT_SEED, op_choices(), DEFAULT_CHECKPOINT_SECONDS,
             op_choices());
         return 0;
@@ -2471,8 +2473,9 @@ static int cmd_eval(int argc, char **argv) {
         case 'h':
             printf("usage: ulpbench eval --op {%s} [--impl NAME] [--dtype DTYPE] IN.npy OUT.npy\n\n"
                    "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
-                   "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 with\n"
-                   "--dtype bf16, and writes OUT.npy with the same shape and dtype. The file's dtype decides: --dtype\n"
+                   "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 or <i2\n"
+                   "with --dtype bf16, and writes OUT.npy with the same shape and dtype. The file's dtype decides: "
+                   "--dtype\n"
                    "f16, f32 or f64 is only checked against it. IN.npy is a regular file (not a pipe). On any error:\n"
                    "one line on stderr, exit status 2, and OUT.npy is not created.\n",
                    op_choices());

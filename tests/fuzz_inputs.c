@@ -29,7 +29,7 @@ static void read_as_npy(const uint8_t *data, size_t size) {
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     npy_array array;
     char sha256[65];
-    if (npy_read_sha256(path, &array, sha256, err, sizeof err) == 0 &&
+    if (npy_read_elements(path, &array, sha256, err, sizeof err) == 0 &&
         ((array.count > 0 && !array.data) || strlen(sha256) != 64))
         abort();
     npy_free(&array);

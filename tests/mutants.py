@@ -694,6 +694,11 @@ MUTANTS = [
     ("gate --inputs takes results of another file",
      "cli/ulpbench.c", "if (inputs_given && expected_sha256 && strcmp(inputs.sha256, expected_sha256) != 0)",
      "if (inputs_given && expected_sha256 && strcmp(inputs.sha256, expected_sha256) != 0 && 0)"),
+    ("a Fortran-ordered --inputs file is read in its own order, not numpy's x.flat order",
+     "cli/npy.c", "    if (h.fortran && out->ndim > 1 && to_c_order(out)) {", "    if (0 && to_c_order(out)) {"),
+    ("torch's int16 view of bfloat16 is taken as bfloat16 without --dtype bf16",
+     "cli/ulpbench.c", "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : !raw)",
+     "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : kind != NPY_U2)"),
     ("an --inputs run records the default sample count and seed as if it had drawn them",
      "cli/ulpbench.c", "selects_sampled_rows(&o) && !o.inputs_path ? o.samples : 0,", "selects_sampled_rows(&o) ? o.samples : 0,"),
 ]

@@ -233,6 +233,13 @@ static void eval_matches_library(void **state) {
     omk_asin_bf16(b, bwant, 3);
     assert_memory_equal(y.data, bwant, sizeof bwant);
     npy_free(&y);
+    /* or as torch's int16 view, written back as <i2 */
+    write_array("bi.npy", NPY_I2, 1, &three, b);
+    assert_int_equal(run("eval --op asin --dtype bf16 $D/bi.npy $D/bio.npy"), 0);
+    assert_int_equal(npy_read(path("bio.npy"), &y, err, sizeof err), 0);
+    assert_int_equal(y.kind, NPY_I2);
+    assert_memory_equal(y.data, bwant, sizeof bwant);
+    npy_free(&y);
     const double d = 2.0;
     write_array("d0.npy", NPY_F8, 0, NULL, &d);
     assert_int_equal(run("eval --op cos --impl glibc $D/d0.npy $D/d0o.npy"), 0);
@@ -394,14 +401,17 @@ static void accuracy_checks_a_files_inputs(void **state) {
     uint16_t patterns[1 << 16];
     for (uint32_t i = 0; i < 1u << 16; i++) patterns[i] = (uint16_t)(0xffff - i);
     const size_t all16 = 1u << 16;
-    write_array("h.npy", NPY_F2, 1, &all16, patterns);
-    npy_array bf = {.kind = NPY_U2, .elem_size = 2, .ndim = 1, .shape = {all16}, .count = all16, .data = patterns};
     char err[256];
-    assert_int_equal(npy_write(path("b.npy"), &bf, err, sizeof err), 0);
     static const struct {
+        npy_kind kind; /* bfloat16 as numpy's uint16 or torch's int16 view */
         const char *file, *dtype_option, *dtype;
-    } sixteen[] = {{"h.npy", "", "f16"}, {"b.npy", "--dtype bf16", "bf16"}};
-    for (size_t t = 0; t < 2; t++) {
+    } sixteen[] = {{NPY_F2, "h.npy", "", "f16"},
+                   {NPY_U2, "b.npy", "--dtype bf16", "bf16"},
+                   {NPY_I2, "i.npy", "--dtype bf16", "bf16"}};
+    for (size_t t = 0; t < sizeof sixteen / sizeof sixteen[0]; t++) {
+        npy_array every = {.kind = sixteen[t].kind, .elem_size = 2, .ndim = 1, .shape = {all16}, .count = all16};
+        every.data = patterns;
+        assert_int_equal(npy_write(path(sixteen[t].file), &every, err, sizeof err), 0);
         char args[512];
         snprintf(args, sizeof args, "accuracy --op all --inputs $D/%s %s --quiet --json $D/in.json", sixteen[t].file,
                  sixteen[t].dtype_option);
@@ -411,7 +421,7 @@ static void accuracy_checks_a_files_inputs(void **state) {
         /* and every value three times: more elements than values, whose references the run then computes once */
         uint16_t *thrice = malloc(3 * sizeof patterns);
         for (int k = 0; k < 3; k++) memcpy(thrice + k * all16, patterns, sizeof patterns);
-        npy_array big = {.kind = t ? NPY_U2 : NPY_F2, .elem_size = 2, .ndim = 2, .shape = {3, all16}};
+        npy_array big = {.kind = sixteen[t].kind, .elem_size = 2, .ndim = 2, .shape = {3, all16}};
         big.count = 3 * all16, big.data = thrice;
         assert_int_equal(npy_write(path("big.npy"), &big, err, sizeof err), 0);
         free(thrice);
@@ -448,16 +458,38 @@ static void accuracy_checks_a_files_inputs(void **state) {
     const size_t once = N32, shape3[2] = {3, N32};
     write_array("x1.npy", NPY_F4, 1, &once, x);
     write_array("x3.npy", NPY_F4, 2, shape3, x);
+    /* the same values as a (4, 5000) array in Fortran order (as numpy.save writes a transposed matrix) */
+    static const char fortran_header[] = "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 5000), }";
+    char preamble[128] = "\x93NUMPY\x01\x00";
+    const size_t header_bytes = 10 + sizeof fortran_header; /* the dict, then spaces and '\n' to 64 bytes */
+    const size_t padded = (header_bytes + 63) / 64 * 64;
+    preamble[8] = (char)((padded - 10) & 0xff), preamble[9] = (char)((padded - 10) >> 8);
+    memcpy(preamble + 10, fortran_header, sizeof fortran_header - 1);
+    memset(preamble + 10 + sizeof fortran_header - 1, ' ', padded - 10 - (sizeof fortran_header - 1));
+    preamble[padded - 1] = '\n';
+    float *fortran = malloc(N32 * sizeof *fortran);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < N32 / 4; j++) fortran[i + 4 * j] = x[i * (N32 / 4) + j];
+    FILE *f = fopen(path("xf.npy"), "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(preamble, 1, padded, f), padded);
+    assert_int_equal(fwrite(fortran, sizeof *fortran, N32, f), N32);
+    assert_int_equal(fclose(f), 0);
+    free(fortran);
     free(x);
+    assert_int_equal(run("accuracy --op cos --impl omk,glibc --inputs $D/xf.npy --quiet --json $D/xf.json"), 0);
     assert_int_equal(run("accuracy --op cos --impl omk,glibc --inputs $D/x1.npy --quiet --json $D/x1.json"), 0);
     assert_int_equal(
         run("accuracy --op cos --dtype f32 --impl omk,glibc --inputs $D/x3.npy --json $D/x3.json --markdown $D/x3.md"),
         0);
-    cJSON *one = load_json("x1.json"), *three = load_json("x3.json");
+    cJSON *one = load_json("x1.json"), *three = load_json("x3.json"), *transposed = load_json("xf.json");
     for (int r = 0; r < 2; r++) {
         const cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItem(one, "results"), r);
         const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItem(three, "results"), r);
+        const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(transposed, "results"), r);
         expect_same_statistics(a, b, 3, string_of(b, "impl"));
+        expect_same_statistics(a, c, 1, string_of(c, "impl"));
+        assert_int_equal((long)number_of(a, "worst_element"), (long)number_of(c, "worst_element")); /* C order */
         const cJSON *samplers = cJSON_GetObjectItem(b, "samplers");
         assert_int_equal(cJSON_GetArraySize(samplers), 1);
         assert_string_equal(string_of(cJSON_GetArrayItem(samplers, 0), "name"), "inputs");
@@ -500,7 +532,7 @@ static void accuracy_checks_a_files_inputs(void **state) {
     snprintf(line, sizeof line, "elements of %s (sha256 %s), in its order", path("x3.npy"), digest);
     expect_text_in("x3.md", line);
     expect_text_in("x3.md", "| f32 | omk | inputs | 60000 | 0 | - | 0 |");
-    cJSON_Delete(one);
+    cJSON_Delete(one), cJSON_Delete(transposed);
 
     /* gate holds it; an edited count and merge are refused */
     assert_int_equal(run("gate $D/x3.json"), 0);
@@ -545,6 +577,8 @@ static void accuracy_checks_a_files_inputs(void **state) {
         {"accuracy --inputs $D/x1.npy", "missing --op"},
         {"accuracy --op cos --inputs $D/empty.npy", "empty.npy holds no elements"},
         {"accuracy --op cos --inputs $D/b.npy", "'<u2' data needs --dtype bf16"},
+        {"accuracy --op cos --inputs $D/i.npy", "'<i2' data needs --dtype bf16"},
+        {"accuracy --op cos --inputs $D/i.npy --dtype f16", "file dtype '<i2' does not hold f16"},
         {"accuracy --op cos --inputs $D/h.npy --reference fast", "--reference fast is for f32 and f64"},
         {"accuracy --op cos --inputs $D/missing.npy", "cannot open"},
         {"accuracy --op cos", "missing --dtype (f16|bf16|f32|f64|all) or --inputs FILE.npy"},

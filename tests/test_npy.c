@@ -207,6 +207,7 @@ static void test_round_trip_f8(void **state) {
 static void test_round_trip_u2(void **state) {
     (void)state;
     round_trip_kind(NPY_U2, 2);
+    round_trip_kind(NPY_I2, 2);
 }
 
 /* The exact bytes numpy.save produces for np.zeros(5) (header length 118 = 'v'). */
@@ -457,11 +458,11 @@ static void test_reject_malformed(void **state) {
 
 static void test_reject_unsupported_dtype(void **state) {
     (void)state;
-    static const char *descrs[] = {"<i4", "=i4", "i4", "|u2", "<u4", "<f16", "float32", "", "<u1", "|f4", "<c8"};
+    static const char *descrs[] = {"<i4", "=i4", "i4", "|u2", "|i2", "<u4", "<f16", "float32", "", "<u1", "|f4", "<c8"};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
         char hdr[128], want[128];
         snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (5,), }", descrs[i]);
-        snprintf(want, sizeof want, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2)", descrs[i]);
+        snprintf(want, sizeof want, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2, <i2)", descrs[i]);
         expect_v1_fail(hdr, 20, want);
     }
     /* Long descrs are echoed shortened, and the message stays one line. */
@@ -489,6 +490,38 @@ static void test_reject_fortran_order(void **state) {
     (void)state;
     expect_v1_fail("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24, "fortran_order");
     expect_v1_fail("{'descr': '<u2', 'fortran_order': True, 'shape': (1, 1, 1), }", 2, "fortran_order");
+}
+
+/* npy_read_elements takes Fortran order at any ndim and gives the elements in C order, and the file's SHA-256. */
+static void test_elements_in_c_order(void **state) {
+    (void)state;
+    /* a (2, 3, 4) array whose element [i][j][k] is 100 i + 10 j + k, written first index fastest */
+    float fortran[24], c[24];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 4; k++) {
+                fortran[i + 2 * (j + 3 * k)] = (float)(100 * i + 10 * j + k);
+                c[(i * 3 + j) * 4 + k] = (float)(100 * i + 10 * j + k);
+            }
+    const char *h = "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 4), }";
+    write_npy_raw("fortran.npy", 1, 0, h, strlen(h), fortran, sizeof fortran);
+    expect_read_fail("fortran.npy", "fortran_order=True is not supported for ndim 3");
+    npy_array a;
+    char err[256], sha256[65];
+    assert_int_equal(npy_read_elements(fpath("fortran.npy"), &a, sha256, err, sizeof err), 0);
+    assert_int_equal(a.count, 24);
+    assert_int_equal(a.ndim, 3);
+    assert_memory_equal(a.data, c, sizeof c);
+    npy_free(&a);
+    assert_int_equal(strlen(sha256), 64);
+    /* the digest is of the file's bytes, not of the reordered data: a C-ordered file of the same values differs */
+    const char *hc = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }";
+    write_npy_raw("c.npy", 1, 0, hc, strlen(hc), c, sizeof c);
+    char sha256_c[65];
+    assert_int_equal(npy_read_elements(fpath("c.npy"), &a, sha256_c, err, sizeof err), 0);
+    assert_memory_equal(a.data, c, sizeof c);
+    npy_free(&a);
+    assert_string_not_equal(sha256, sha256_c);
 }
 
 static void test_reject_shape_overflow(void **state) {
@@ -731,6 +764,7 @@ static void test_kind_descr_and_free(void **state) {
     assert_string_equal(npy_kind_descr(NPY_F4), "<f4");
     assert_string_equal(npy_kind_descr(NPY_F8), "<f8");
     assert_string_equal(npy_kind_descr(NPY_U2), "<u2");
+    assert_string_equal(npy_kind_descr(NPY_I2), "<i2");
     assert_null(npy_kind_descr((npy_kind)42));
     npy_free(NULL);
     npy_array a = {.data = malloc(4), .count = 2};
@@ -756,6 +790,7 @@ int main(void) {
         cmocka_unit_test(test_reject_unsupported_dtype),
         cmocka_unit_test(test_reject_big_endian),
         cmocka_unit_test(test_reject_fortran_order),
+        cmocka_unit_test(test_elements_in_c_order),
         cmocka_unit_test(test_reject_shape_overflow),
         cmocka_unit_test(test_reject_too_many_dims),
         cmocka_unit_test(test_reject_truncated_data),
