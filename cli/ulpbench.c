@@ -690,7 +690,8 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
         char *quoted = malloc(ULPB_QUOTED_SIZE(strlen(run->inputs->path)));
         if (quoted) *ulpb_append_quoted(quoted, run->inputs->path, ULPB_SHELL_PLAIN) = 0;
         fprintf(f,
-                "Inputs: the %llu elements of %s (sha256 %s), in its order, each counted as often as it occurs. "
+                "Inputs: the %llu elements of %s (sha256 %s), in C order (numpy's x.flat), each counted as often as it "
+                "occurs. "
                 "Reference: %s.\n",
                 (unsigned long long)run->inputs->elements, quoted ? quoted : "(out of memory)", run->inputs->sha256,
                 reference);

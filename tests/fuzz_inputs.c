@@ -1,8 +1,8 @@
 /* libFuzzer target for every reader of files a user hands ulpbench: `eval`'s .npy input, and the JSON that `merge`,
  * `accuracy --resume`, `targets` and `gate` read back (exhaustive and sampled accuracy results, bench runs). An input
- * that starts as a .npy file does (0x93) goes to the .npy reader (with its SHA-256, as accuracy --inputs reads it), and
- * any input to each JSON reader. A reader may refuse an input (that is the point), never crash, leak, or read out of
- * bounds; ASan and UBSan watch that. Built with -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a
+ * that starts as a .npy file does (0x93) goes to the .npy readers (eval's, and accuracy --inputs' with its SHA-256),
+ * and any input to each JSON reader. A reader may refuse an input (that is the point), never crash, leak, or read out
+ * of bounds; ASan and UBSan watch that. Built with -DULPB_FUZZ=ON and Clang (README, "Fuzzing"); .ci/run runs it for a
  * fixed number of inputs. */
 #define _GNU_SOURCE
 
@@ -28,7 +28,9 @@ static void read_as_npy(const uint8_t *data, size_t size) {
     char path[64], err[256];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     npy_array array;
-    char sha256[65];
+    if (npy_read(path, &array, err, sizeof err) == 0 && array.count > 0 && !array.data) abort();
+    npy_free(&array);
+    char sha256[65]; /* accuracy --inputs' reader: any order, and the file's digest */
     if (npy_read_elements(path, &array, sha256, err, sizeof err) == 0 &&
         ((array.count > 0 && !array.data) || strlen(sha256) != 64))
         abort();

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs tests/fuzz_inputs (a build with -DULPB_FUZZ=ON) on RUNS inputs grown from seeds that ULPBENCH writes now, so
 # that the seeds follow the current formats: sampled accuracy shards, a partial and a complete exhaustive shard, a
-# sampled and an exhaustive run with --range, a bench run, and .npy files of each dtype and of 0-d, 2-d, 32-d and empty shapes. The fuzzer's seed is fixed (-seed=1): on the same
+# sampled and an exhaustive run with --range, an --inputs run, a bench run, and .npy files of each dtype (<i2 too) and of
+# 0-d, 2-d, 32-d, empty and Fortran-ordered shapes. The fuzzer's seed is fixed (-seed=1): on the same
 # seed files a run repeats (the bench seed's timings, and so its bytes, differ from one ulpbench run to the next).
 #   fuzz_inputs.sh FUZZ_INPUTS ULPBENCH RUNS [ARTIFACT_DIR]
 #   e.g. fuzz_inputs.sh build-fuzz/fuzz_inputs build/ulpbench 200000 build-fuzz
@@ -32,10 +33,12 @@ np.save("f2.npy", np.zeros((2, 3), np.float16))
 np.save("f8.npy", np.float64(1.5))
 np.save("u2.npy", np.zeros((0, 4), np.uint16))
 np.save("dims.npy", np.zeros((1,) * 32, np.float32))  # the most dimensions the reader takes
+np.save("fortran.npy", np.arange(24, dtype=np.float32).reshape(2, 3, 4).T)  # written in Fortran order
+np.save("i2.npy", np.arange(-3, 3, dtype=np.int16).reshape(2, 3))  # bfloat16 as torch views it
 '
 cd_seeds "$ulpbench" accuracy --op all --inputs f4.npy --json inputs.json --quiet >/dev/null
 for seed in shard0.json partial.json last.json ranged.json ranged_exhaustive.json bench.json inputs.json f4.npy f2.npy \
-    f8.npy u2.npy dims.npy; do
+    f8.npy u2.npy dims.npy fortran.npy i2.npy; do
     [ -s "$work/seeds/$seed" ] || { echo "fuzz_inputs.sh: no seed $seed" >&2; exit 1; }
 done
 # a dictionary of the seeds' JSON keys and short strings, so that mutations build documents the readers go deep into

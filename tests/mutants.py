@@ -681,7 +681,7 @@ MUTANTS = [
      "cli/ulpbench.c", "        if (!rows[k].listed || rows[k].total.inputs != inputs->elements) {",
      "        if (!rows[k].listed) {"),
     ("merge takes an --inputs result as a shard",
-     "accuracy/result_io.c", "        if (inputs && !cJSON_IsNull(inputs)) {", "        if (0) {"),
+     "accuracy/result_io.c", "        if (inputs && !cJSON_IsNull(inputs)) {", "        if (inputs && !cJSON_IsNull(inputs) && 0) {"),
     ("SHA-256 with a round constant wrong",
      "cli/sha256.c", "0x428a2f98, 0x71374491", "0x428a2f99, 0x71374491"),
     ("accuracy --inputs runs an empty file, with every count 0",
@@ -696,6 +696,21 @@ MUTANTS = [
      "if (inputs_given && expected_sha256 && strcmp(inputs.sha256, expected_sha256) != 0 && 0)"),
     ("a Fortran-ordered --inputs file is read in its own order, not numpy's x.flat order",
      "cli/npy.c", "    if (h.fortran && out->ndim > 1 && to_c_order(out)) {", "    if (0 && to_c_order(out)) {"),
+    ("the SHA-256 of a Fortran-ordered file is taken over its data put in C order, not over the file's bytes",
+     "cli/npy.c",
+     "    if (digest) ulpb_sha256_update(digest, out->data, nbytes);\n"
+     "    if (h.fortran && out->ndim > 1 && to_c_order(out)) {\n"
+     "        set_err(err, err_len, \"out of memory putting %zu bytes of data in C order\", nbytes);\n"
+     "        return -1;\n"
+     "    }\n",
+     "    if (h.fortran && out->ndim > 1 && to_c_order(out)) {\n"
+     "        set_err(err, err_len, \"out of memory putting %zu bytes of data in C order\", nbytes);\n"
+     "        return -1;\n"
+     "    }\n"
+     "    if (digest) ulpb_sha256_update(digest, out->data, nbytes);\n"),
+    ("a kernel's special-value example is placed at the array's first element whatever it holds",
+     "cli/ulpbench.c", "results[r].total.has_special_example ? first_element_of(&array, results[r].total.special_bits) : -1;",
+     "results[r].total.has_special_example ? 0 : -1;"),
     ("torch's int16 view of bfloat16 is taken as bfloat16 without --dtype bf16",
      "cli/ulpbench.c", "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : !raw)",
      "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : kind != NPY_U2)"),

@@ -445,6 +445,20 @@ static void accuracy_checks_a_files_inputs(void **state) {
         cJSON_Delete(ex);
     }
 
+    /* a kernel that gets special values wrong (1 for every input, infinities too): where the first one is */
+    char setting[600];
+    snprintf(setting, sizeof setting, "bad=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("accuracy --op cos --impl bad --inputs $D/h.npy --quiet --json $D/bad.json"), 0);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+    cJSON *bad = load_json("bad.json");
+    const cJSON *bad_row = cJSON_GetArrayItem(cJSON_GetObjectItem(bad, "results"), 0);
+    const unsigned long special_bits =
+        strtoul(string_of(cJSON_GetObjectItem(bad_row, "special_example"), "input_bits"), NULL, 16);
+    assert_int_equal(special_bits, 0x7c00); /* +inf, the smallest pattern of a mismatch */
+    assert_int_equal((long)number_of(bad_row, "special_element"), 0xffff - 0x7c00); /* patterns run downwards */
+    cJSON_Delete(bad);
+
     /* binary32: 20,000 values in [-10, 10), then the same three times over */
     enum { N32 = 20000 };
     float *x = malloc(3 * N32 * sizeof *x);
@@ -529,7 +543,7 @@ static void accuracy_checks_a_files_inputs(void **state) {
     digest[64] = 0;
     assert_string_equal(string_of(inputs, "sha256"), digest);
     char line[200];
-    snprintf(line, sizeof line, "elements of %s (sha256 %s), in its order", path("x3.npy"), digest);
+    snprintf(line, sizeof line, "elements of %s (sha256 %s), in C order (numpy's x.flat)", path("x3.npy"), digest);
     expect_text_in("x3.md", line);
     expect_text_in("x3.md", "| f32 | omk | inputs | 60000 | 0 | - | 0 |");
     cJSON_Delete(one), cJSON_Delete(transposed);
