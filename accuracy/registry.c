@@ -735,7 +735,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
 }
 
 const ulpb_input_set ulpb_input_sets[] = {
-#define ULPB_INPUT_SET(name, op, lo, hi, label) {name, ULPB_OP_##op, lo, hi, label},
+#define ULPB_INPUT_SET(name, op, lo, hi, label) {name, ULPB_OP_##op, lo, hi, label, NULL, 0},
 #include "registry.def"
 #undef ULPB_INPUT_SET
 };

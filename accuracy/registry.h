@@ -72,6 +72,10 @@ typedef struct {
     ulpb_op_id op;
     double lo, hi;
     const char *label; /* for tables, e.g. "[-π, π]" */
+    /* bench --inputs: value_count elements of the run's one dtype that the inputs are drawn from instead, lo and hi
+     * their smallest and largest values; NULL: uniform in [lo, hi] */
+    const void *values;
+    uint64_t value_count;
 } ulpb_input_set;
 
 typedef struct {

@@ -11,7 +11,7 @@
 enum { ULPB_SCHEMA_VERSION = 1 };
 
 /* The array an accuracy --inputs run checked: its path as given, its element count and the SHA-256 of the file. */
-typedef struct {
+typedef struct ulpb_inputs_file {
     const char *path;
     uint64_t elements;
     char sha256[65];

@@ -104,6 +104,13 @@ bool ulpb_bench_range_ends(double lo, double hi, ulpb_dtype_id dtype, uint64_t *
 void ulpb_bench_inputs(const ulpb_input_set *set, ulpb_dtype_id dtype, uint64_t seed, uint64_t first, void *out,
                        size_t n) {
     const uint64_t stream = splitmix64(seed ^ name_hash(set->name));
+    if (set->values) { /* a user's elements, drawn with replacement: their distribution, in blocks that differ */
+        const size_t bytes = ulpb_dtypes[dtype].bytes;
+        for (size_t i = 0; i < n; i++)
+            memcpy((char *)out + i * bytes,
+                   (const char *)set->values + (splitmix64(stream + first + i) % set->value_count) * bytes, bytes);
+        return;
+    }
     const double span = set->hi - set->lo;
     /* a value that rounds past a bound is replaced by the dtype's value nearest to it inside the set */
     uint64_t lo_bits, hi_bits;
@@ -530,6 +537,14 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     cJSON_Delete(env);
     ulpb_json_add_count(ctx, "seed", spec->seed);
     cJSON_AddNumberToObject(ctx, "rounds", spec->rounds);
+    if (spec->inputs_file) {
+        cJSON *inputs = cJSON_AddObjectToObject(ctx, "inputs");
+        cJSON_AddStringToObject(inputs, "path", spec->inputs_file->path);
+        ulpb_json_add_count(inputs, "elements", spec->inputs_file->elements);
+        cJSON_AddStringToObject(inputs, "sha256", spec->inputs_file->sha256);
+    } else {
+        cJSON_AddNullToObject(ctx, "inputs");
+    }
     cJSON *isas = cJSON_AddArrayToObject(ctx, "isa_available");
     for (int i = 0; i < ULPB_ISA_COUNT; i++)
         if (ulpb_isa_available((ulpb_isa)i)) cJSON_AddItemToArray(isas, cJSON_CreateString(ulpb_isa_name((ulpb_isa)i)));
@@ -633,8 +648,15 @@ void ulpb_bench_markdown(FILE *out, const ulpb_bench_spec *spec, const ulpb_benc
     size_t set_count;
     const ulpb_input_set *sets = spec_input_sets(spec, &set_count);
     char label[32];
+    fprintf(out, "\nElements per ns (higher is better) at n elements per call, ");
+    if (spec->inputs_file)
+        fprintf(out,
+                "inputs drawn at random (with the seed) from the %llu elements of the file shown (sha256 %s), so that "
+                "they follow its values' distribution; ",
+                (unsigned long long)spec->inputs_file->elements, spec->inputs_file->sha256);
+    else
+        fprintf(out, "inputs uniform in the range shown; ");
     fprintf(out,
-            "\nElements per ns (higher is better) at n elements per call, inputs uniform in the range shown; "
             "in parentheses the throughput relative to omk measured in the same rounds (median of the "
             "per-round ratios); ± the spread of the per-round times, (P90 - P10) / median. Rounds: %d",
             spec->rounds);

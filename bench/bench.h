@@ -40,6 +40,8 @@ typedef struct {
     /* the input sets to time; NULL: the registry's (ulpb_input_sets) */
     const ulpb_input_set *input_sets;
     size_t input_set_count;
+    /* bench --inputs: the file the input sets draw from (JSON context "inputs", the Markdown); NULL: none */
+    const struct ulpb_inputs_file *inputs_file;
 } ulpb_bench_spec;
 
 typedef struct {

@@ -285,14 +285,15 @@ static void target_sizes(char *buf, size_t len) {
     }
 }
 
-/* Whether every run timed only inputs of `bench --range` (its input set "range"), on which no target is set. */
+/* Whether every run timed only inputs of `bench --range` or `bench --inputs` (input sets "range" and "inputs"), on
+ * which no target is set. */
 static bool timed_range_only(const cJSON *const *benchmarks, int count) {
     for (int i = 0; i < count; i++) {
         const cJSON *row;
         cJSON_ArrayForEach(row, benchmarks[i]) {
             const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
             const char *set = name ? strrchr(name, '/') : NULL;
-            if (!set || strcmp(set, "/range") != 0) return false;
+            if (!set || (strcmp(set, "/range") != 0 && strcmp(set, "/inputs") != 0)) return false;
         }
     }
     return true;
@@ -402,7 +403,8 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
         free(figures);
         if (timed_range_only(benchmarks, count)) {
             snprintf(err, err_len,
-                     "no target is measured in %s%s: its rounds timed --range inputs, and the targets are set on the "
+                     "no target is measured in %s%s: its rounds timed --range or --inputs inputs, and the targets are "
+                     "set on the "
                      "registry's input sets",
                      names[0], count > 1 ? " and the others" : "");
             return -1;

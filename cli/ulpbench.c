@@ -2090,27 +2090,70 @@ static int bench_range_sets(const char *sub, ulpb_bench_spec *spec, double range
                         "ulpbench %s: note: --range %s holds no input inside asin's domain (-1, 1); asin's rows time "
                         "its NaN results\n",
                         sub, range_text);
-            range_sets[spec->input_set_count++] =
-                (ulpb_input_set){"range", (ulpb_op_id)op, range_lo, range_hi, outside ? outside_label : range_label};
+            range_sets[spec->input_set_count++] = (ulpb_input_set){
+                "range", (ulpb_op_id)op, range_lo, range_hi, outside ? outside_label : range_label, NULL, 0};
         }
     spec->input_sets = range_sets;
     return 0;
 }
 
+/* bench --inputs: the file's elements as the input sets of the selected ops, timed in the file's dtype alone (in
+ * static storage; *array holds the elements until the run ends). 0, or -1 after a usage error's message (nothing left
+ * allocated). */
+static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *path, npy_array *array,
+                           ulpb_inputs_file *file) {
+    if (dtype_given && (spec->dtype_mask & (spec->dtype_mask - 1)))
+        return fail("bench", "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out",
+                    dtype_choices());
+    char err[512];
+    if (npy_read_elements(path, array, file->sha256, err, sizeof err)) return fail("bench", "%s: %s", path, err);
+    const char *dtype_text = dtype_given ? ulpb_dtypes[__builtin_ctz(spec->dtype_mask)].name : NULL;
+    const int dtype = npy_array_dtype("bench", path, array->kind, dtype_text);
+    if (dtype >= 0 && array->count == 0) fail("bench", "%s holds no elements", path);
+    if (dtype < 0 || array->count == 0) {
+        npy_free(array);
+        return -1;
+    }
+    file->path = path;
+    file->elements = array->count;
+    /* the smallest and largest values, for the JSON's input_low and input_high (NaNs aside; none: NaN, null there) */
+    const ulpb_dtype *dt = &ulpb_dtypes[dtype];
+    double lo = NAN, hi = NAN;
+    for (size_t i = 0; i < array->count; i++) {
+        uint64_t bits = 0;
+        memcpy(&bits, (const char *)array->data + i * dt->bytes, dt->bytes);
+        const double v = ref_decode(&dt->format, bits);
+        lo = fmin(lo, v), hi = fmax(hi, v);
+    }
+    static ulpb_input_set file_sets[ULPB_OP_COUNT];
+    static char label[72];
+    const char *slash = strrchr(path, '/'), *name = slash && slash[1] ? slash + 1 : path;
+    const size_t shown = 60; /* a column label: a long name keeps its end */
+    if (strlen(name) > shown)
+        snprintf(label, sizeof label, "...%s", name + strlen(name) - shown);
+    else
+        snprintf(label, sizeof label, "%s", name);
+    spec->dtype_mask = 1u << dtype;
+    spec->input_set_count = 0;
+    for (int op = 0; op < ULPB_OP_COUNT; op++)
+        if (spec->op_mask & (1u << op))
+            file_sets[spec->input_set_count++] =
+                (ulpb_input_set){"inputs", (ulpb_op_id)op, lo, hi, label, array->data, array->count};
+    spec->input_sets = file_sets;
+    spec->inputs_file = file;
+    return 0;
+}
+
 static int cmd_bench(int argc, char **argv) {
-    static const struct option opts[] = {{"op", required_argument, 0, 'o'},
-                                         {"dtype", required_argument, 0, 'd'},
-                                         {"impl", required_argument, 0, 'i'},
-                                         {"sizes", required_argument, 0, 'z'},
-                                         {"rounds", required_argument, 0, 'r'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"json", required_argument, 0, 'j'},
-                                         {"markdown", required_argument, 0, 'm'},
-                                         {"quick", no_argument, 0, 'k'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"range", required_argument, 0, 'a'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"op", required_argument, 0, 'o'},     {"dtype", required_argument, 0, 'd'},
+                                         {"impl", required_argument, 0, 'i'},   {"sizes", required_argument, 0, 'z'},
+                                         {"rounds", required_argument, 0, 'r'}, {"seed", required_argument, 0, 's'},
+                                         {"json", required_argument, 0, 'j'},   {"markdown", required_argument, 0, 'm'},
+                                         {"quick", no_argument, 0, 'k'},        {"quiet", no_argument, 0, 'q'},
+                                         {"range", required_argument, 0, 'a'},  {"inputs", required_argument, 0, 'f'},
+                                         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    const char *inputs_path = NULL;
+    bool dtype_given = false;
     ulpb_bench_spec spec = {.op_mask = (1u << ULPB_OP_COUNT) - 1,
                             .dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1,
                             .seed = DEFAULT_SEED,
@@ -2134,6 +2177,11 @@ static int cmd_bench(int argc, char **argv) {
         case 'd':
             if (parse_mask(optarg, ulpb_dtype_find, ULPB_DTYPE_COUNT, &spec.dtype_mask))
                 return fail("bench", "unknown dtype '%s' (expected %s|all)", optarg, dtypes);
+            dtype_given = true;
+            break;
+        case 'f':
+            if (!*optarg) return fail("bench", "--inputs needs a .npy file, got ''");
+            inputs_path = optarg;
             break;
         case 'i':
             switch (parse_impls(optarg, spec.impls, &spec.impl_count, &unknown)) {
@@ -2189,11 +2237,13 @@ static int cmd_bench(int argc, char **argv) {
         case 'h':
             printf("usage: ulpbench bench [--op OP|all] [--dtype DT|all] [--impl NAME[,NAME...]|all]\n"
                    "                     [--sizes N[,N...]] [--rounds N] [--seed S] [--quick] [--quiet]\n"
-                   "                     [--range LO,HI] [--json FILE] [--markdown FILE]\n\n"
+                   "                     [--range LO,HI | --inputs FILE.npy] [--json FILE] [--markdown FILE]\n\n"
                    "Throughput of every registry entry this CPU runs (baselines included) per (op, dtype), array\n"
                    "size (elements per call; default 4096,16777216) and input set (cos: [-pi, pi], [-1e4, 1e4];\n"
                    "asin: [-1, 1]; fixed seed S, default %llu). --range LO,HI times inputs uniform in [LO, HI]\n"
-                   "instead, for every selected op (within the range of every selected dtype).\n\n"
+                   "instead, for every selected op (within the range of every selected dtype). --inputs FILE.npy\n"
+                   "times inputs drawn at random from the elements of a model's tensor (read as accuracy --inputs\n"
+                   "reads it; its dtype only), so that they follow its distribution.\n\n"
                    "Each (op, dtype, size, input set) group runs interleaved: after one warm-up pass each, every\n"
                    "round times one pass of every implementation, in a balanced order (a Williams design drawn\n"
                    "from S: over each cycle of M rounds for M implementations, 2M if M is odd, each one runs in\n"
@@ -2226,16 +2276,22 @@ static int cmd_bench(int argc, char **argv) {
                 spec.sizes[spec.size_count++] = ulpb_bench_default_sizes[i];
     }
     spec.rounds = rounds ? rounds : quick ? QUICK_BENCH_ROUNDS : DEFAULT_BENCH_ROUNDS;
+    if (range_given && inputs_path) return fail("bench", "--range and --inputs both choose the inputs: give one");
     if (range_given && bench_range_sets("bench", &spec, range_lo, range_hi, range_text)) return EXIT_USAGE;
     const char *const outputs[] = {json_path, md_path};
     if (check_outputs("bench", outputs, 2)) return EXIT_USAGE;
+    npy_array array = {0};
+    ulpb_inputs_file inputs_file = {0};
+    if (inputs_path && bench_file_sets(&spec, dtype_given, inputs_path, &array, &inputs_file)) return EXIT_USAGE;
     char *md;
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
-    if (status) return status;
-    status = write_outputs("bench", json_path, md_path, doc, md, false);
-    cJSON_Delete(doc);
-    free(md);
+    if (status == 0) {
+        status = write_outputs("bench", json_path, md_path, doc, md, false);
+        cJSON_Delete(doc);
+        free(md);
+    }
+    npy_free(&array);
     return status;
 }
 

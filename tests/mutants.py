@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 202 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 217 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -67,7 +67,13 @@ the lines), by hand: test_cli; 192-196, planted with the hard_cases sampler on 2
 published worst cases left out, no inputs given to it, a range not applied to it, its Markdown column showing the
 row's count), by hand: test_accuracy, and 196 test_cli; 197-202, planted with range_near_pio2 the same day (its
 distance drawn uniformly, one side only, a step past the range's end, the sampler left out, the range's last multiple
-left out, the log-uniform draws' last octave not cut at the count), by hand: test_accuracy):
+left out, the log-uniform draws' last octave not cut at the count), by hand: test_accuracy; 203-217, planted with
+accuracy --inputs and bench --inputs on 2026-12-06 (late) and from two reviews of them (every other element read
+twice, gate taking a wrong element count, merge taking such a result, a wrong SHA-256 round constant, an empty file
+run, the 16-bit reference table one value off, the worst element's last occurrence, gate --inputs taking another
+file, a Fortran-ordered file read in its own order, its digest taken over the reordered data, the special example
+placed at element 0, <i2 taken without --dtype bf16, the default samples and seed recorded, bench drawing one element,
+targets not saying why), by hand: test_cli, and 211 and 212 test_npy too, 215 test_bench, 216 test_cli):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -714,6 +720,10 @@ MUTANTS = [
     ("torch's int16 view of bfloat16 is taken as bfloat16 without --dtype bf16",
      "cli/ulpbench.c", "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : !raw)",
      "(dtype_text ? strcmp(dtype_text, ulpb_dtypes[d].name) == 0 : kind != NPY_U2)"),
+    ("bench --inputs draws from the file's first element alone",
+     "bench/bench.c", "(splitmix64(stream + first + i) % set->value_count) * bytes", "(0 * splitmix64(stream + first + i)) * bytes"),
+    ("targets on a bench --inputs run reports the targets unmeasured without saying why",
+     "bench/targets.c", '(strcmp(set, "/range") != 0 && strcmp(set, "/inputs") != 0)', 'strcmp(set, "/range") != 0'),
     ("an --inputs run records the default sample count and seed as if it had drawn them",
      "cli/ulpbench.c", "selects_sampled_rows(&o) && !o.inputs_path ? o.samples : 0,", "selects_sampled_rows(&o) ? o.samples : 0,"),
 ]

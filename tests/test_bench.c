@@ -80,8 +80,8 @@ static void inputs_are_reproducible_and_in_range(void **state) {
         }
     }
     /* bounds between two values of the dtype: the inputs that round past them take the nearest value inside */
-    const ulpb_input_set narrow[] = {{"range", ULPB_OP_cos, 1.0, 1.0035, "[1, 1.0035]"},
-                                     {"range", ULPB_OP_cos, -1e-45, 3e-45, "[-1e-45, 3e-45]"}};
+    const ulpb_input_set narrow[] = {{"range", ULPB_OP_cos, 1.0, 1.0035, "[1, 1.0035]", NULL, 0},
+                                     {"range", ULPB_OP_cos, -1e-45, 3e-45, "[-1e-45, 3e-45]", NULL, 0}};
     const ulpb_dtype_id narrow_dtype[] = {ULPB_DTYPE_f16, ULPB_DTYPE_f32};
     for (int k = 0; k < 2; k++) {
         ulpb_bench_inputs(&narrow[k], narrow_dtype[k], 7, 0, a, N);
@@ -93,7 +93,8 @@ static void inputs_are_reproducible_and_in_range(void **state) {
         if (below || above) fail_msg("%s: %zu inputs below and %zu above the range", narrow[k].label, below, above);
     }
     /* a range whose span overflows binary64 still gives finite inputs spread over it, not +inf */
-    const ulpb_input_set wide = {"range", ULPB_OP_cos, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, "[-max, max]"};
+    const ulpb_input_set wide = {
+        "range", ULPB_OP_cos, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, "[-max, max]", NULL, 0};
     ulpb_bench_inputs(&wide, ULPB_DTYPE_f64, 7, 0, a, N);
     size_t negative = 0, above_half = 0;
     for (size_t i = 0; i < N; i++) {
@@ -102,6 +103,24 @@ static void inputs_are_reproducible_and_in_range(void **state) {
         above_half += fabs(a[i]) > 0x1p1023;
     }
     assert_true(negative > N / 3 && negative < 2 * N / 3 && above_half > N / 8);
+    /* a user's elements (bench --inputs): drawn from them alone, each of them, in about equal shares, reproducibly */
+    const uint16_t values[5] = {0x3c00, 0xc000, 0x7e00, 0x0001, 0x3c00};
+    const ulpb_input_set file = {"inputs", ULPB_OP_cos, -2.0, 1.0, "x.npy", values, 5};
+    uint16_t drawn[N], again[N];
+    ulpb_bench_inputs(&file, ULPB_DTYPE_f16, 7, 0, drawn, N);
+    ulpb_bench_inputs(&file, ULPB_DTYPE_f16, 7, 0, again, N);
+    assert_memory_equal(drawn, again, sizeof drawn);
+    size_t seen[4] = {0};
+    for (size_t i = 0; i < N; i++) {
+        int k = 0;
+        while (k < 4 && drawn[i] != values[k]) k++;
+        if (k == 4) fail_msg("input %zu = 0x%04x is none of the file's elements", i, drawn[i]);
+        seen[k]++;
+    }
+    /* 0x3c00 twice in the file: drawn about twice as often */
+    assert_true(seen[0] > N / 3 && seen[1] > N / 8 && seen[2] > N / 8 && seen[3] > N / 8 && seen[0] < N / 2);
+    ulpb_bench_inputs(&file, ULPB_DTYPE_f16, 8, 0, again, N); /* another seed, other draws */
+    assert_memory_not_equal(drawn, again, sizeof drawn);
 }
 
 /* One result per (entry, size, input set); the loop counts exactly the elements of one pass per
@@ -516,7 +535,7 @@ static const ulpb_entry scripted[] = {
     {"idle", ULPB_OP_cos, ULPB_DTYPE_f64, scripted_slow, ULPB_ROLE_PEER, ULPB_ISA_NONE, "never timed", false, -1.0},
     {"slow", ULPB_OP_cos, ULPB_DTYPE_f32, scripted_slow, ULPB_ROLE_PEER, ULPB_ISA_NONE, "scripted", false, -1.0},
     {"steady", ULPB_OP_cos, ULPB_DTYPE_f32, scripted_steady, ULPB_ROLE_PEER, ULPB_ISA_NONE, "scripted", false, -1.0}};
-static const ulpb_input_set scripted_inputs = {"pi", ULPB_OP_cos, -3.14, 3.14, "[-3.14, 3.14]"};
+static const ulpb_input_set scripted_inputs = {"pi", ULPB_OP_cos, -3.14, 3.14, "[-3.14, 3.14]", NULL, 0};
 static ulpb_bench_result *run_scripted(size_t size, int rounds, ulpb_bench_spec *spec) {
     *spec = (ulpb_bench_spec){.op_mask = 1u << ULPB_OP_cos,
                               .dtype_mask = 1u << ULPB_DTYPE_f32,

@@ -567,6 +567,34 @@ static void accuracy_checks_a_files_inputs(void **state) {
     cJSON_ReplaceItemInObject(three, "samples", cJSON_CreateNumber(60000));
     save_json(three, "x3_sampled.json");
     expect_usage_error("gate $D/x3_sampled.json", "\"samples\" is not null in a run over a file's elements");
+    /* bench --inputs times inputs drawn from the file's elements, in its dtype, and names the file as accuracy does */
+    assert_int_equal(run("bench --op all --impl omk,memcpy --inputs $D/x3.npy --sizes 300 --rounds 3 --quiet --json "
+                         "$D/bx.json --markdown $D/bx.md"),
+                     0);
+    cJSON *bench = load_json("bx.json");
+    const cJSON *bench_inputs = cJSON_GetObjectItem(cJSON_GetObjectItem(bench, "context"), "inputs");
+    assert_string_equal(string_of(bench_inputs, "sha256"), digest);
+    assert_int_equal((int)number_of(bench_inputs, "elements"), 3 * N32);
+    const cJSON *benchmarks = cJSON_GetObjectItem(bench, "benchmarks"), *row;
+    assert_int_equal(cJSON_GetArraySize(benchmarks), 4); /* cos and asin, omk and memcpy, f32 alone */
+    cJSON_ArrayForEach(row, benchmarks) {
+        assert_non_null(strstr(string_of(row, "run_name"), "/f32/"));
+        assert_non_null(strstr(string_of(row, "run_name"), "/300/inputs"));
+        assert_true(number_of(row, "input_low") >= -10 && number_of(row, "input_high") < 10);
+    }
+    cJSON_Delete(bench);
+    expect_text_in("bx.md", "| 300 x3.npy |");
+    snprintf(line, sizeof line,
+             "inputs drawn at random (with the seed) from the 60000 elements of the file shown (sha256 %s)", digest);
+    expect_text_in("bx.md", line);
+    expect_usage_error("targets $D/bx.json", "its rounds timed --range or --inputs inputs");
+    expect_refused_silently("bench --inputs $D/x3.npy --range -1,1", "--range and --inputs both choose the inputs");
+    expect_refused_silently("bench --inputs $D/x3.npy --dtype f16", "file dtype '<f4' does not hold f16");
+    expect_refused_silently("bench --inputs $D/x3.npy --dtype all", "--inputs takes the file's dtype");
+    const size_t no_elements = 0;
+    write_array("nothing.npy", NPY_F4, 1, &no_elements, patterns);
+    expect_refused_silently("bench --inputs $D/nothing.npy", "nothing.npy holds no elements");
+
     /* gate --inputs: the results must have checked that very file */
     assert_int_equal(run("gate --inputs $D/x3.npy $D/x3.json"), 0);
     expect_text_in("out.txt", "Gate: PASSED (1 production row; peer rows are not gated).");
@@ -1088,8 +1116,9 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
                      0);
     expect_text_in("ranged/report.md", "inputs in [0.5, 0.6] only (--range");
     expect_text_in("ranged/report.md", "| 4 Ki [0.5, 0.6] |");
-    expect_text_in("ranged/report.md", "its rounds timed --range inputs, and the targets are set on the registry's");
-    expect_usage_error("targets $D/ranged/report.json", "its rounds timed --range inputs");
+    expect_text_in("ranged/report.md",
+                   "its rounds timed --range or --inputs inputs, and the targets are set on the registry's");
+    expect_usage_error("targets $D/ranged/report.json", "its rounds timed --range or --inputs inputs");
     cJSON *report = load_json("ranged/report.json");
     assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "range"), "lo")->valuedouble == 0.5);
     const cJSON *bench;

@@ -661,7 +661,7 @@ static void array_contract(void **state) {
                     for (size_t i = 0; i < n; i++) x[i * 8 + 7] = (unsigned char)(0x3f | (x[i * 8 + 7] & 0x80));
                 if (entry->role != ULPB_ROLE_PRODUCTION) {
                     const ulpb_op *op = &ulpb_ops[entry->op];
-                    const ulpb_input_set domain = {"domain", entry->op, op->domain_lo, op->domain_hi, ""};
+                    const ulpb_input_set domain = {"domain", entry->op, op->domain_lo, op->domain_hi, "", NULL, 0};
                     ulpb_bench_inputs(&domain, entry->dtype, n * 8 + shift, 0, x, n);
                 }
                 if (bytes == 8 && entry->role == ULPB_ROLE_PRODUCTION)

@@ -259,8 +259,8 @@ static void tails_match_single_calls(void **state) {
         if (!is_vector_peer(peer)) continue;
         const size_t bytes = ulpb_dtypes[peer->dtype].bytes;
         /* inside the natural domain: SLEEF picks one reduction per vector from its largest lane */
-        const ulpb_input_set domain = {"domain", peer->op, ulpb_ops[peer->op].domain_lo, ulpb_ops[peer->op].domain_hi,
-                                       ""};
+        const ulpb_input_set domain = {
+            "domain", peer->op, ulpb_ops[peer->op].domain_lo, ulpb_ops[peer->op].domain_hi, "", NULL, 0};
         ulpb_bench_inputs(&domain, peer->dtype, 5, 0, x, MAX_N);
         for (size_t n = 0; n <= MAX_N; n++) {
             memset(y, 0xa5, sizeof y);
