@@ -483,7 +483,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
             slot[n++] = s;
         }
         const double t0 = now_seconds();
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+        /* looking values up is too little work to share out: a team's start and end would cost more */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (!value_table)
         for (size_t i = 0; i < n; i++) {
             x[i] = ref_decode(&dt->format, bits[i]);
             if (value_table)
