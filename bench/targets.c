@@ -285,18 +285,23 @@ static void target_sizes(char *buf, size_t len) {
     }
 }
 
-/* Whether every run timed only inputs of `bench --range` or `bench --inputs` (input sets "range" and "inputs"), on
- * which no target is set. */
-static bool timed_range_only(const cJSON *const *benchmarks, int count) {
+/* When every run timed only inputs of `bench --range` or `bench --inputs` (input sets "range" and "inputs"), on
+ * which no target is set, what they timed; NULL otherwise. */
+static const char *timed_own_inputs_only(const cJSON *const *benchmarks, int count) {
+    bool range = false, file = false;
     for (int i = 0; i < count; i++) {
         const cJSON *row;
         cJSON_ArrayForEach(row, benchmarks[i]) {
             const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
             const char *set = name ? strrchr(name, '/') : NULL;
-            if (!set || (strcmp(set, "/range") != 0 && strcmp(set, "/inputs") != 0)) return false;
+            if (!set || (strcmp(set, "/range") != 0 && strcmp(set, "/inputs") != 0)) return NULL;
+            range |= strcmp(set, "/range") == 0;
+            file |= strcmp(set, "/inputs") == 0;
         }
     }
-    return true;
+    return range && file ? "--range inputs and inputs drawn from a file (--inputs)"
+           : file        ? "inputs drawn from a file (--inputs)"
+                         : "--range inputs";
 }
 
 int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *names, int count,
@@ -401,12 +406,12 @@ int ulpb_targets_report(FILE *out, const cJSON *const *docs, const char *const *
     }
     if (summary->measured == 0) {
         free(figures);
-        if (timed_range_only(benchmarks, count)) {
+        const char *own_inputs = timed_own_inputs_only(benchmarks, count);
+        if (own_inputs) {
             snprintf(err, err_len,
-                     "no target is measured in %s%s: its rounds timed --range or --inputs inputs, and the targets are "
-                     "set on the "
-                     "registry's input sets",
-                     names[0], count > 1 ? " and the others" : "");
+                     "no target is measured in %s%s: its rounds timed %s, and the targets are set on the registry's "
+                     "input sets",
+                     names[0], count > 1 ? " and the others" : "", own_inputs);
             return -1;
         }
         char sizes[64];

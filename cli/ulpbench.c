@@ -461,6 +461,38 @@ static int npy_array_dtype(const char *sub, const char *path, npy_kind kind, con
     return -1;
 }
 
+/* --inputs FILE.npy of accuracy and bench: refuses an output that names the file (the run would replace what it
+ * measured, and the results' SHA-256 would name nothing), reads it (in any order, with its SHA-256) and takes its
+ * dtype, which dtype_mask (0: not given) must name alone. Returns the dtype, or -1 after a usage error's message
+ * (nothing left allocated). */
+static int read_inputs_file(const char *sub, const char *path, unsigned dtype_mask, const char *const outputs[2],
+                            npy_array *array, ulpb_inputs_file *file) {
+    if (dtype_mask & (dtype_mask - 1)) {
+        fail(sub, "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out", dtype_choices());
+        return -1;
+    }
+    for (int k = 0; k < 2; k++)
+        if (outputs[k] && ulpb_output_same(outputs[k], path)) {
+            fail(sub, "'%s' names the input file '%s'; write the result to a new file", outputs[k], path);
+            return -1;
+        }
+    char err[512];
+    if (npy_read_elements(path, array, file->sha256, err, sizeof err)) {
+        fail(sub, "%s: %s", path, err);
+        return -1;
+    }
+    const int dtype =
+        npy_array_dtype(sub, path, array->kind, dtype_mask ? ulpb_dtypes[__builtin_ctz(dtype_mask)].name : NULL);
+    if (dtype >= 0 && array->count == 0) fail(sub, "%s holds no elements", path);
+    if (dtype < 0 || array->count == 0) {
+        npy_free(array);
+        return -1;
+    }
+    file->path = path;
+    file->elements = array->count;
+    return dtype;
+}
+
 /* accuracy --inputs: reads the file into *array after the checks that need no file, then sets o's dtype and
  * inputs from it. 0, or a usage error's status after its message (nothing left allocated). */
 static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *file) {
@@ -473,35 +505,21 @@ static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *
                     : o->max_chunks  ? "--max-chunks"
                                      : "--checkpoint");
     if (!o->op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
-    if (o->dtype_mask && (o->dtype_mask & (o->dtype_mask - 1)))
+    const char *const outputs[] = {o->json_path, o->markdown_path};
+    if (o->dtype_mask & (o->dtype_mask - 1)) /* before check_outputs, as read_inputs_file would */
         return fail("accuracy", "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out",
                     dtype_choices());
-    /* the run would replace what it measured, and the report could no longer be checked against its sha256 */
-    const char *const outputs[] = {o->json_path, o->markdown_path};
-    for (int k = 0; k < 2; k++)
-        if (outputs[k] && ulpb_output_same(outputs[k], o->inputs_path))
-            return fail("accuracy", "'%s' names the input file '%s'; write the result to a new file", outputs[k],
-                        o->inputs_path);
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
-    char err[512];
-    if (npy_read_elements(o->inputs_path, array, file->sha256, err, sizeof err))
-        return fail("accuracy", "%s: %s", o->inputs_path, err);
-    const char *dtype_text = o->dtype_mask ? ulpb_dtypes[__builtin_ctz(o->dtype_mask)].name : NULL;
-    const int dtype = npy_array_dtype("accuracy", o->inputs_path, array->kind, dtype_text);
-    int status = dtype < 0 ? EXIT_USAGE : 0;
-    if (!status && array->count == 0) status = fail("accuracy", "%s holds no elements", o->inputs_path);
-    if (!status && o->reference_given && !o->mpfr_reference && ulpb_dtypes[dtype].bytes == 2)
-        status = fail("accuracy", "--reference fast is for f32 and f64 (%s holds %s, always checked against MPFR)",
-                      o->inputs_path, ulpb_dtypes[dtype].name);
-    if (status) {
+    const int dtype = read_inputs_file("accuracy", o->inputs_path, o->dtype_mask, outputs, array, file);
+    if (dtype < 0) return EXIT_USAGE;
+    if (o->reference_given && !o->mpfr_reference && ulpb_dtypes[dtype].bytes == 2) {
         npy_free(array);
-        return status;
+        return fail("accuracy", "--reference fast is for f32 and f64 (%s holds %s, always checked against MPFR)",
+                    o->inputs_path, ulpb_dtypes[dtype].name);
     }
     o->dtype_mask = 1u << dtype;
     o->inputs = array->data;
     o->input_count = array->count;
-    file->path = o->inputs_path;
-    file->elements = array->count;
     return 0;
 }
 
@@ -2100,39 +2118,37 @@ static int bench_range_sets(const char *sub, ulpb_bench_spec *spec, double range
 /* bench --inputs: the file's elements as the input sets of the selected ops, timed in the file's dtype alone (in
  * static storage; *array holds the elements until the run ends). 0, or -1 after a usage error's message (nothing left
  * allocated). */
-static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *path, npy_array *array,
-                           ulpb_inputs_file *file) {
-    if (dtype_given && (spec->dtype_mask & (spec->dtype_mask - 1)))
-        return fail("bench", "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out",
-                    dtype_choices());
-    char err[512];
-    if (npy_read_elements(path, array, file->sha256, err, sizeof err)) return fail("bench", "%s: %s", path, err);
-    const char *dtype_text = dtype_given ? ulpb_dtypes[__builtin_ctz(spec->dtype_mask)].name : NULL;
-    const int dtype = npy_array_dtype("bench", path, array->kind, dtype_text);
-    if (dtype >= 0 && array->count == 0) fail("bench", "%s holds no elements", path);
-    if (dtype < 0 || array->count == 0) {
-        npy_free(array);
-        return -1;
-    }
-    file->path = path;
-    file->elements = array->count;
+static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *path, const char *const outputs[2],
+                           npy_array *array, ulpb_inputs_file *file) {
+    const int dtype = read_inputs_file("bench", path, dtype_given ? spec->dtype_mask : 0, outputs, array, file);
+    if (dtype < 0) return -1;
     /* the smallest and largest values, for the JSON's input_low and input_high (NaNs aside; none: NaN, null there) */
     const ulpb_dtype *dt = &ulpb_dtypes[dtype];
     double lo = NAN, hi = NAN;
+    bool in_asin_domain = false;
     for (size_t i = 0; i < array->count; i++) {
         uint64_t bits = 0;
         memcpy(&bits, (const char *)array->data + i * dt->bytes, dt->bytes);
         const double v = ref_decode(&dt->format, bits);
         lo = fmin(lo, v), hi = fmax(hi, v);
+        in_asin_domain |= fabs(v) < 1;
     }
+    if ((spec->op_mask & (1u << ULPB_OP_asin)) && !in_asin_domain)
+        fprintf(stderr,
+                "ulpbench bench: note: %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN "
+                "results\n",
+                path);
+    /* a column label: the name's last bytes that fit, from a character's start, with what would break a Markdown
+     * table or a line (|, `, control characters) as ? */
     static ulpb_input_set file_sets[ULPB_OP_COUNT];
     static char label[72];
     const char *slash = strrchr(path, '/'), *name = slash && slash[1] ? slash + 1 : path;
-    const size_t shown = 60; /* a column label: a long name keeps its end */
-    if (strlen(name) > shown)
-        snprintf(label, sizeof label, "...%s", name + strlen(name) - shown);
-    else
-        snprintf(label, sizeof label, "%s", name);
+    const size_t shown = 60;
+    const char *start = strlen(name) > shown ? name + strlen(name) - shown : name;
+    while (start > name && ((unsigned char)*start & 0xc0) == 0x80) start++; /* a UTF-8 continuation byte */
+    snprintf(label, sizeof label, "%s%s", start > name ? "..." : "", start);
+    for (char *c = label; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '|' || *c == '`') *c = '?';
     spec->dtype_mask = 1u << dtype;
     spec->input_set_count = 0;
     for (int op = 0; op < ULPB_OP_COUNT; op++)
@@ -2282,7 +2298,8 @@ static int cmd_bench(int argc, char **argv) {
     if (check_outputs("bench", outputs, 2)) return EXIT_USAGE;
     npy_array array = {0};
     ulpb_inputs_file inputs_file = {0};
-    if (inputs_path && bench_file_sets(&spec, dtype_given, inputs_path, &array, &inputs_file)) return EXIT_USAGE;
+    if (inputs_path && bench_file_sets(&spec, dtype_given, inputs_path, outputs, &array, &inputs_file))
+        return EXIT_USAGE;
     char *md;
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);

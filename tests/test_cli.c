@@ -587,7 +587,8 @@ static void accuracy_checks_a_files_inputs(void **state) {
     snprintf(line, sizeof line,
              "inputs drawn at random (with the seed) from the 60000 elements of the file shown (sha256 %s)", digest);
     expect_text_in("bx.md", line);
-    expect_usage_error("targets $D/bx.json", "its rounds timed --range or --inputs inputs");
+    expect_usage_error("targets $D/bx.json", "its rounds timed inputs drawn from a file (--inputs), and");
+    expect_refused_silently("bench --inputs $D/x3.npy --sizes 64 --rounds 1 --json $D/x3.npy", "names the input file");
     expect_refused_silently("bench --inputs $D/x3.npy --range -1,1", "--range and --inputs both choose the inputs");
     expect_refused_silently("bench --inputs $D/x3.npy --dtype f16", "file dtype '<f4' does not hold f16");
     expect_refused_silently("bench --inputs $D/x3.npy --dtype all", "--inputs takes the file's dtype");
@@ -1116,9 +1117,8 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
                      0);
     expect_text_in("ranged/report.md", "inputs in [0.5, 0.6] only (--range");
     expect_text_in("ranged/report.md", "| 4 Ki [0.5, 0.6] |");
-    expect_text_in("ranged/report.md",
-                   "its rounds timed --range or --inputs inputs, and the targets are set on the registry's");
-    expect_usage_error("targets $D/ranged/report.json", "its rounds timed --range or --inputs inputs");
+    expect_text_in("ranged/report.md", "its rounds timed --range inputs, and the targets are set on the registry's");
+    expect_usage_error("targets $D/ranged/report.json", "its rounds timed --range inputs, and");
     cJSON *report = load_json("ranged/report.json");
     assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "range"), "lo")->valuedouble == 0.5);
     const cJSON *bench;
