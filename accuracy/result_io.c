@@ -484,14 +484,7 @@ cJSON *ulpb_document_json(const char *kind, const ulpb_run_info *run, const ulpb
     else
         ulpb_json_add_count(doc, "samples", run->samples);
     ulpb_range_json(doc, &run->range);
-    if (run->inputs) {
-        cJSON *inputs = cJSON_AddObjectToObject(doc, "inputs");
-        cJSON_AddStringToObject(inputs, "path", run->inputs->path);
-        ulpb_json_add_count(inputs, "elements", run->inputs->elements);
-        cJSON_AddStringToObject(inputs, "sha256", run->inputs->sha256);
-    } else {
-        cJSON_AddNullToObject(doc, "inputs");
-    }
+    ulpb_inputs_json(doc, run->inputs);
     cJSON_AddStringToObject(doc, "reference", run->reference ? run->reference : "mpfr");
     cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
     cJSON_AddNumberToObject(shard, "index", run->shard_index);
@@ -510,6 +503,17 @@ void ulpb_range_json(cJSON *doc, const ulpb_input_range *range) {
     } else {
         cJSON_AddNullToObject(doc, "range");
     }
+}
+
+void ulpb_inputs_json(cJSON *doc, const ulpb_inputs_file *inputs) {
+    if (!inputs) {
+        cJSON_AddNullToObject(doc, "inputs");
+        return;
+    }
+    cJSON *item = cJSON_AddObjectToObject(doc, "inputs");
+    cJSON_AddStringToObject(item, "path", inputs->path);
+    ulpb_json_add_count(item, "elements", inputs->elements);
+    cJSON_AddStringToObject(item, "sha256", inputs->sha256);
 }
 
 int ulpb_inputs_from_json(const cJSON *doc, ulpb_inputs_file *inputs, bool *given, char *err, size_t err_len) {

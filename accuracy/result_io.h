@@ -44,6 +44,8 @@ void ulpb_range_json(cJSON *doc, const ulpb_input_range *range);
 /* A document's "range" (absent, as before it was recorded, or null: not given); -1 and a message when malformed. */
 int ulpb_range_from_json(const cJSON *doc, ulpb_input_range *range, char *err, size_t err_len);
 
+/* "inputs": {"path", "elements", "sha256"}, or null when inputs is NULL. */
+void ulpb_inputs_json(cJSON *doc, const ulpb_inputs_file *inputs);
 /* A document's "inputs" (absent or null: none; *given false); -1 and a message when malformed. path points into doc. */
 int ulpb_inputs_from_json(const cJSON *doc, ulpb_inputs_file *inputs, bool *given, char *err, size_t err_len);
 

@@ -537,14 +537,7 @@ static cJSON *context_json(const ulpb_bench_spec *spec, const ulpb_bench_info *i
     cJSON_Delete(env);
     ulpb_json_add_count(ctx, "seed", spec->seed);
     cJSON_AddNumberToObject(ctx, "rounds", spec->rounds);
-    if (spec->inputs_file) {
-        cJSON *inputs = cJSON_AddObjectToObject(ctx, "inputs");
-        cJSON_AddStringToObject(inputs, "path", spec->inputs_file->path);
-        ulpb_json_add_count(inputs, "elements", spec->inputs_file->elements);
-        cJSON_AddStringToObject(inputs, "sha256", spec->inputs_file->sha256);
-    } else {
-        cJSON_AddNullToObject(ctx, "inputs");
-    }
+    ulpb_inputs_json(ctx, spec->inputs_file);
     cJSON *isas = cJSON_AddArrayToObject(ctx, "isa_available");
     for (int i = 0; i < ULPB_ISA_COUNT; i++)
         if (ulpb_isa_available((ulpb_isa)i)) cJSON_AddItemToArray(isas, cJSON_CreateString(ulpb_isa_name((ulpb_isa)i)));
