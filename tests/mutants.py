@@ -73,7 +73,7 @@ twice, gate taking a wrong element count, merge taking such a result, a wrong SH
 run, the 16-bit reference table one value off, the worst element's last occurrence, gate --inputs taking another
 file, a Fortran-ordered file read in its own order, its digest taken over the reordered data, the special example
 placed at element 0, <i2 taken without --dtype bf16, the default samples and seed recorded, bench drawing one element,
-targets naming --range), by hand: test_cli, and 211 and 212 test_npy too, 215 test_bench, 216 test_cli):
+targets naming --range), by hand: test_cli (211 test_npy too), but 212 test_npy and 215 test_bench alone):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
