@@ -68,12 +68,12 @@ published worst cases left out, no inputs given to it, a range not applied to it
 row's count), by hand: test_accuracy, and 196 test_cli; 197-202, planted with range_near_pio2 the same day (its
 distance drawn uniformly, one side only, a step past the range's end, the sampler left out, the range's last multiple
 left out, the log-uniform draws' last octave not cut at the count), by hand: test_accuracy; 203-217, planted with
-accuracy --inputs and bench --inputs on 2026-12-06 (late) and from two reviews of them (every other element read
+accuracy --inputs and bench --inputs on 2026-12-06 (late) and from three reviews of them (every other element read
 twice, gate taking a wrong element count, merge taking such a result, a wrong SHA-256 round constant, an empty file
 run, the 16-bit reference table one value off, the worst element's last occurrence, gate --inputs taking another
 file, a Fortran-ordered file read in its own order, its digest taken over the reordered data, the special example
-placed at element 0, <i2 taken without --dtype bf16, the default samples and seed recorded, bench drawing one element,
-targets naming --range), by hand: test_cli (211 test_npy too), but 212 test_npy and 215 test_bench alone):
+placed at element 0, <i2 taken without --dtype bf16, bench drawing one element, targets naming --range, the default
+samples and seed recorded), by hand: test_cli (211 test_npy too), but 212 test_npy and 215 test_bench alone):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
