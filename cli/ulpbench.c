@@ -506,9 +506,6 @@ static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *
                                      : "--checkpoint");
     if (!o->op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
     const char *const outputs[] = {o->json_path, o->markdown_path};
-    if (o->dtype_mask & (o->dtype_mask - 1)) /* before check_outputs, as read_inputs_file would */
-        return fail("accuracy", "--inputs takes the file's dtype: give --dtype as one of %s, or leave it out",
-                    dtype_choices());
     if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
     const int dtype = read_inputs_file("accuracy", o->inputs_path, o->dtype_mask, outputs, array, file);
     if (dtype < 0) return EXIT_USAGE;
