@@ -567,6 +567,21 @@ static int find_result(const ulpb_bench_result *results, int count, const ulpb_e
     return -1;
 }
 
+/* A row name's input set: a --range run's bounds (range:LO,HI) and a --inputs run's file (inputs: and the first 12
+ * hex digits of its SHA-256), so that compare.py pairs two runs' rows only when they timed the same inputs. */
+static void set_part_of_name(char *buf, size_t len, const ulpb_input_set *set, const ulpb_bench_spec *spec) {
+    char lo[32], hi[32];
+    if (strcmp(set->name, "range") == 0) {
+        ulpb_shortest_decimal(lo, sizeof lo, set->lo);
+        ulpb_shortest_decimal(hi, sizeof hi, set->hi);
+        snprintf(buf, len, "range:%s,%s", lo, hi);
+    } else if (strcmp(set->name, "inputs") == 0 && spec->inputs_file) {
+        snprintf(buf, len, "inputs:%.12s", spec->inputs_file->sha256);
+    } else {
+        snprintf(buf, len, "%s", set->name);
+    }
+}
+
 cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info, const ulpb_bench_result *results,
                        int count) {
     size_t set_count;
@@ -585,9 +600,10 @@ cJSON *ulpb_bench_json(const ulpb_bench_spec *spec, const ulpb_bench_info *info,
                 const int at = find_result(results, count, e, spec->sizes[s], &sets[k]);
                 if (at < 0) continue;
                 const ulpb_bench_result *r = &results[at];
-                char run_name[160], name[176];
+                char set_part[80], run_name[192], name[208];
+                set_part_of_name(set_part, sizeof set_part, r->inputs, spec);
                 snprintf(run_name, sizeof run_name, "%s/%s/%s/%zu/%s", ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name,
-                         e->impl, r->size, r->inputs->name);
+                         e->impl, r->size, set_part);
                 snprintf(name, sizeof name, "%s_median", run_name);
                 cJSON *b = cJSON_CreateObject();
                 cJSON_AddStringToObject(b, "name", name);

@@ -293,10 +293,13 @@ static const char *timed_own_inputs_only(const cJSON *const *benchmarks, int cou
         const cJSON *row;
         cJSON_ArrayForEach(row, benchmarks[i]) {
             const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "run_name"));
+            /* ".../range:LO,HI" and ".../inputs:DIGEST" (".../range" and ".../inputs" before 2026-12-07) */
             const char *set = name ? strrchr(name, '/') : NULL;
-            if (!set || (strcmp(set, "/range") != 0 && strcmp(set, "/inputs") != 0)) return NULL;
-            range |= strcmp(set, "/range") == 0;
-            file |= strcmp(set, "/inputs") == 0;
+            const bool ranged = set && strncmp(set, "/range", 6) == 0 && (set[6] == 0 || set[6] == ':');
+            const bool filed = set && strncmp(set, "/inputs", 7) == 0 && (set[7] == 0 || set[7] == ':');
+            if (!ranged && !filed) return NULL;
+            range |= ranged;
+            file |= filed;
         }
     }
     return range && file ? "--range inputs and inputs drawn from a file (--inputs)"

@@ -372,9 +372,11 @@ typedef struct {
     const char *range_text;
     const ulpb_input_set *bench_sets; /* report --range: its throughput's input sets (NULL: the registry's) */
     size_t bench_set_count;
-    const char *inputs_path; /* accuracy --inputs FILE.npy */
+    const char *inputs_path; /* accuracy and report --inputs FILE.npy */
     const void *inputs;      /* its elements, once read */
     uint64_t input_count;
+    npy_array inputs_array; /* the file as read (load_inputs; npy_free) */
+    ulpb_inputs_file inputs_file;
 } accuracy_options;
 
 /* DTYPE=VALUE for --max-ulp / --max-misrounded. */
@@ -493,30 +495,36 @@ static int read_inputs_file(const char *sub, const char *path, unsigned dtype_ma
     return dtype;
 }
 
-/* accuracy --inputs: reads the file into *array after the checks that need no file, then sets o's dtype and
- * inputs from it. 0, or a usage error's status after its message (nothing left allocated). */
-static int load_inputs(accuracy_options *o, npy_array *array, ulpb_inputs_file *file) {
-    if (o->samples_given || o->seed_given || o->shard_given || o->range.given || o->max_chunks || o->checkpoint_given)
-        return fail("accuracy", "--inputs checks the elements of a file: %s does not apply",
+/* accuracy and report --inputs: reads the file into o->inputs_array after the checks that need no file (outputs: the
+ * run's JSON and Markdown paths, NULL when not written), then sets o's dtype and inputs from it. 0, or a usage error's
+ * status after its message (nothing left allocated). */
+static int load_inputs(const char *sub, accuracy_options *o, const char *const outputs[2]) {
+    const bool report = strcmp(sub, "report") == 0;
+    /* report's --seed draws the bench's inputs from the file */
+    const bool seed_refused = o->seed_given && (!report || o->no_bench);
+    if (o->samples_given || seed_refused || o->shard_given || o->range.given || o->max_chunks || o->checkpoint_given)
+        return fail(sub, "--inputs checks the elements of a file: %s does not apply%s",
                     o->samples_given ? "--samples"
-                    : o->seed_given  ? "--seed"
+                    : seed_refused   ? "--seed"
                     : o->shard_given ? "--shard"
                     : o->range.given ? "--range"
                     : o->max_chunks  ? "--max-chunks"
-                                     : "--checkpoint");
-    if (!o->op_mask) return fail("accuracy", "missing --op (%s|all)", op_choices());
-    const char *const outputs[] = {o->json_path, o->markdown_path};
-    if (check_outputs("accuracy", outputs, 2)) return EXIT_USAGE;
-    const int dtype = read_inputs_file("accuracy", o->inputs_path, o->dtype_mask, outputs, array, file);
+                                     : "--checkpoint",
+                    report && seed_refused && !o->samples_given ? " (it draws the bench's inputs, which --no-bench "
+                                                                  "leaves out)"
+                                                                : "");
+    if (!o->op_mask) return fail(sub, "missing --op (%s|all)", op_choices());
+    if (!report && check_outputs(sub, outputs, 2)) return EXIT_USAGE; /* report checks its own once DIR exists */
+    const int dtype = read_inputs_file(sub, o->inputs_path, o->dtype_mask, outputs, &o->inputs_array, &o->inputs_file);
     if (dtype < 0) return EXIT_USAGE;
     if (o->reference_given && !o->mpfr_reference && ulpb_dtypes[dtype].bytes == 2) {
-        npy_free(array);
-        return fail("accuracy", "--reference fast is for f32 and f64 (%s holds %s, always checked against MPFR)",
+        npy_free(&o->inputs_array);
+        return fail(sub, "--reference fast is for f32 and f64 (%s holds %s, always checked against MPFR)",
                     o->inputs_path, ulpb_dtypes[dtype].name);
     }
     o->dtype_mask = 1u << dtype;
-    o->inputs = array->data;
-    o->input_count = array->count;
+    o->inputs = o->inputs_array.data;
+    o->input_count = o->inputs_array.count;
     return 0;
 }
 
@@ -764,6 +772,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
                                                 {"output-dir", required_argument, 0, OPT_OUTDIR},
                                                 {"no-bench", no_argument, 0, OPT_NO_BENCH},
                                                 {"range", required_argument, 0, OPT_RANGE},
+                                                {"inputs", required_argument, 0, OPT_INPUTS},
                                                 {0, 0, 0, 0}};
 #undef ULPB_SAMPLING_OPTIONS
     const struct option *opts = report ? report_opts : accuracy_opts;
@@ -1895,6 +1904,15 @@ static int64_t first_element_of(const npy_array *a, uint64_t bits) {
     return -1;
 }
 
+/* A run over a file's elements: where each row's worst input and first special mismatch first occur. */
+static void locate_elements(ulpb_result *results, int count, const npy_array *a) {
+    for (int r = 0; r < count; r++) {
+        results[r].worst_element = results[r].total.has_worst ? first_element_of(a, results[r].total.worst_bits) : -1;
+        results[r].special_element =
+            results[r].total.has_special_example ? first_element_of(a, results[r].total.special_bits) : -1;
+    }
+}
+
 /* accuracy without --exhaustive or --inputs: 0, or a usage error's status after its message. */
 static int check_sampled_options(const accuracy_options *o) {
     if (o->max_chunks) return fail("accuracy", "--max-chunks goes with --exhaustive");
@@ -1973,18 +1991,12 @@ static int cmd_accuracy(int argc, char **argv) {
                         o.exhaustive ? "--exhaustive" : "--resume (of an --exhaustive run)");
         return run_exhaustive(&o);
     }
-    npy_array array = {0};
-    ulpb_inputs_file inputs_file = {0};
-    if (o.inputs_path ? load_inputs(&o, &array, &inputs_file) : check_sampled_options(&o)) return EXIT_USAGE;
+    const char *const outputs[] = {o.json_path, o.markdown_path};
+    if (o.inputs_path ? load_inputs("accuracy", &o, outputs) : check_sampled_options(&o)) return EXIT_USAGE;
     ulpb_result *results = calloc(ulpb_entry_count, sizeof *results);
     int count;
     int status = run_accuracy("accuracy", &o, results, &count);
-    for (int r = 0; r < count && status == 0 && o.inputs_path; r++) {
-        results[r].worst_element =
-            results[r].total.has_worst ? first_element_of(&array, results[r].total.worst_bits) : -1;
-        results[r].special_element =
-            results[r].total.has_special_example ? first_element_of(&array, results[r].total.special_bits) : -1;
-    }
+    if (status == 0 && o.inputs_path) locate_elements(results, count, &o.inputs_array);
     if (status == 0) {
         const ulpb_run_info run = {g_command,
                                    o.seed,
@@ -1994,7 +2006,7 @@ static int cmd_accuracy(int argc, char **argv) {
                                    o.shard_given ? o.shard_count : 1,
                                    !selects_sampled_rows(&o) || o.inputs_path,
                                    o.range,
-                                   o.inputs_path ? &inputs_file : NULL};
+                                   o.inputs_path ? &o.inputs_file : NULL};
         char *md = markdown_of("ulpbench accuracy", &run, results, count, NULL);
         cJSON *doc = ulpb_document_json("ulpbench.accuracy", &run, results, count);
         status = write_outputs("accuracy", o.json_path, o.markdown_path, doc, md, false);
@@ -2002,7 +2014,7 @@ static int cmd_accuracy(int argc, char **argv) {
         free(md);
     }
     free(results);
-    npy_free(&array);
+    npy_free(&o.inputs_array);
     return status;
 }
 
@@ -2112,13 +2124,11 @@ static int bench_range_sets(const char *sub, ulpb_bench_spec *spec, double range
     return 0;
 }
 
-/* bench --inputs: the file's elements as the input sets of the selected ops, timed in the file's dtype alone (in
- * static storage; *array holds the elements until the run ends). 0, or -1 after a usage error's message (nothing left
- * allocated). */
-static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *path, const char *const outputs[2],
-                           npy_array *array, ulpb_inputs_file *file) {
-    const int dtype = read_inputs_file("bench", path, dtype_given ? spec->dtype_mask : 0, outputs, array, file);
-    if (dtype < 0) return -1;
+/* bench and report --inputs: the elements of the file read into *array as the input sets of the selected ops, timed
+ * in the file's dtype alone (in static storage; *array and *file must outlive the run). */
+static void file_input_sets(const char *sub, ulpb_bench_spec *spec, int dtype, const npy_array *array,
+                            const ulpb_inputs_file *file) {
+    const char *path = file->path;
     /* the smallest and largest values, for the JSON's input_low and input_high (NaNs aside; none: NaN, null there) */
     const ulpb_dtype *dt = &ulpb_dtypes[dtype];
     double lo = NAN, hi = NAN;
@@ -2132,9 +2142,9 @@ static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *
     }
     if ((spec->op_mask & (1u << ULPB_OP_asin)) && !in_asin_domain)
         fprintf(stderr,
-                "ulpbench bench: note: %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN "
+                "ulpbench %s: note: %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN "
                 "results\n",
-                path);
+                sub, path);
     /* a column label: the name's last bytes that fit, from a character's start, with what would break a Markdown
      * table or a line (|, `, control characters) as ? */
     static ulpb_input_set file_sets[ULPB_OP_COUNT];
@@ -2154,7 +2164,6 @@ static int bench_file_sets(ulpb_bench_spec *spec, bool dtype_given, const char *
                 (ulpb_input_set){"inputs", (ulpb_op_id)op, lo, hi, label, array->data, array->count};
     spec->input_sets = file_sets;
     spec->inputs_file = file;
-    return 0;
 }
 
 static int cmd_bench(int argc, char **argv) {
@@ -2295,8 +2304,12 @@ static int cmd_bench(int argc, char **argv) {
     if (check_outputs("bench", outputs, 2)) return EXIT_USAGE;
     npy_array array = {0};
     ulpb_inputs_file inputs_file = {0};
-    if (inputs_path && bench_file_sets(&spec, dtype_given, inputs_path, outputs, &array, &inputs_file))
-        return EXIT_USAGE;
+    if (inputs_path) {
+        const int dtype =
+            read_inputs_file("bench", inputs_path, dtype_given ? spec.dtype_mask : 0, outputs, &array, &inputs_file);
+        if (dtype < 0) return EXIT_USAGE;
+        file_input_sets("bench", &spec, dtype, &array, &inputs_file);
+    }
     char *md;
     cJSON *doc;
     int status = run_bench("bench", "ulpbench bench", &spec, &md, &doc);
@@ -2330,6 +2343,7 @@ static int report_into_dir(accuracy_options *o) {
         free(json_path), free(md_path), free(results);
         return status;
     }
+    if (o->inputs_path) locate_elements(results, count, &o->inputs_array);
     /* Gate */
     cJSON *gate = cJSON_CreateObject();
     cJSON *thresholds = cJSON_AddObjectToObject(gate, "thresholds");
@@ -2403,10 +2417,18 @@ static int report_into_dir(accuracy_options *o) {
     }
     fclose(gf);
 
-    /* the seed also draws the quick bench's inputs */
-    const ulpb_run_info run = {g_command, o->seed, selects_sampled_rows(o) ? o->samples : 0, "mpfr",
-                               0,         1,       !selects_sampled_rows(o) && o->no_bench,  o->range,
-                               NULL};
+    /* the seed also draws the quick bench's inputs; with --inputs the throughput's context records it, and the
+     * document's seed stays null as in any run over a file's elements (gate requires it) */
+    const bool sampled = selects_sampled_rows(o) && !o->inputs_path;
+    const ulpb_run_info run = {g_command,
+                               o->seed,
+                               sampled ? o->samples : 0,
+                               "mpfr",
+                               0,
+                               1,
+                               o->inputs_path || (!sampled && o->no_bench),
+                               o->range,
+                               o->inputs_path ? &o->inputs_file : NULL};
     char *md = markdown_of("ulpbench report: accuracy", &run, results, count, gate_text);
     cJSON *doc = ulpb_document_json("ulpbench.report", &run, results, count);
     cJSON_AddItemToObject(doc, "gate", gate);
@@ -2419,7 +2441,8 @@ static int report_into_dir(accuracy_options *o) {
                                 .seed = o->seed,
                                 .progress = !o->quiet,
                                 .input_sets = o->bench_sets,
-                                .input_set_count = o->bench_set_count};
+                                .input_set_count = o->bench_set_count,
+                                .inputs_file = o->inputs_path ? &o->inputs_file : NULL};
         for (int k = 0; k < o->impl_count; k++) spec.impls[spec.impl_count++] = o->impls[k];
         char *bench_md;
         cJSON *throughput;
@@ -2465,6 +2488,8 @@ static int report_into_dir(accuracy_options *o) {
     return status;
 }
 
+static int report_checked(accuracy_options *o);
+
 static int cmd_report(int argc, char **argv) {
     accuracy_options o = {.samples = DEFAULT_SAMPLES, .seed = DEFAULT_SEED, .output_dir = "."};
     ulpb_gate_defaults(&o.gate);
@@ -2472,7 +2497,8 @@ static int cmd_report(int argc, char **argv) {
     if (rc < 0) {
         printf("usage: ulpbench report [--op OP|all] [--dtype DTYPE|all] [--impl NAME[,NAME...]|all] [--samples N]\n"
                "                      [--seed S] [--threads N] [--output-dir DIR] [--max-ulp DTYPE=X]...\n"
-               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet] [--range LO,HI]\n\n"
+               "                      [--max-misrounded DTYPE=N]... [--no-bench] [--quiet]\n"
+               "                      [--range LO,HI | --inputs FILE.npy]\n\n"
                "Runs the default suite (every op, dtype and implementation this CPU runs, or those --op, --dtype\n"
                "and --impl names: f16/bf16 exhaustive, f32/f64 sampled, default %llu inputs, seed %llu), prints\n"
                "the Markdown tables and writes DIR/report.json and DIR/report.md (DIR is made if its parent\n"
@@ -2487,36 +2513,60 @@ static int cmd_report(int argc, char **argv) {
                "gate. --no-bench skips them. --range LO,HI: only inputs in [LO, HI], as 'ulpbench accuracy\n"
                "--range' checks them and 'ulpbench bench --range' times them (unless --no-bench, the range must lie\n"
                "inside every selected dtype's finite values and hold two of its values); no throughput target is\n"
-               "checked on them.\n",
+               "checked on them. --inputs FILE.npy: the elements of a model's tensor instead, as 'ulpbench accuracy\n"
+               "--inputs' checks them and 'ulpbench bench --inputs' times them (its dtype only; the seed draws the\n"
+               "bench's inputs from them); 'ulpbench gate --inputs FILE.npy' checks report.json against the file.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }
     if (rc) return rc;
     if (o.op_mask == 0) o.op_mask = (1u << ULPB_OP_COUNT) - 1;
+    if (o.inputs_path) { /* the file's dtype, which --dtype may name */
+        char *json_path = path_join(o.output_dir, "report.json"), *md_path = path_join(o.output_dir, "report.md");
+        const char *const outputs[] = {json_path, md_path};
+        const int status = load_inputs("report", &o, outputs);
+        free(json_path), free(md_path);
+        if (status) return status;
+    }
     if (o.dtype_mask == 0) o.dtype_mask = (1u << ULPB_DTYPE_COUNT) - 1;
-    if (check_sampling_options("report", &o, true) || check_range_holds("report", &o)) return EXIT_USAGE;
+    const int status = report_checked(&o);
+    npy_free(&o.inputs_array);
+    return status;
+}
+
+/* report once its options are read (and an --inputs file): the checks that need no file, DIR, the run. */
+static int report_checked(accuracy_options *o) {
+    if (!o->inputs_path && (check_sampling_options("report", o, true) || check_range_holds("report", o)))
+        return EXIT_USAGE;
     for (int d = 0; d < ULPB_DTYPE_COUNT; d++) /* a limit for a dtype the run does not check would gate nothing */
-        if ((o.max_ulp_given[d] || o.gate.misrounded_given[d]) && !(o.dtype_mask & (1u << d)))
-            return fail("report", "%s %s=... limits a dtype this run does not check (--dtype)",
-                        o.max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
-    if (o.range.given && !o.no_bench) { /* checked before the accuracy run, which takes minutes; last (it may note) */
-        ulpb_bench_spec range_spec = {.op_mask = o.op_mask, .dtype_mask = o.dtype_mask};
-        if (bench_range_sets("report", &range_spec, o.range.lo, o.range.hi, o.range_text)) return EXIT_USAGE;
-        o.bench_sets = range_spec.input_sets;
-        o.bench_set_count = range_spec.input_set_count;
+        if ((o->max_ulp_given[d] || o->gate.misrounded_given[d]) && !(o->dtype_mask & (1u << d)))
+            return fail("report", "%s %s=... limits a dtype this run does not check (%s)",
+                        o->max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name,
+                        o->inputs_path ? "the --inputs file's dtype" : "--dtype");
+    if (o->range.given && !o->no_bench) { /* checked before the accuracy run, which takes minutes; last (it may note) */
+        ulpb_bench_spec range_spec = {.op_mask = o->op_mask, .dtype_mask = o->dtype_mask};
+        if (bench_range_sets("report", &range_spec, o->range.lo, o->range.hi, o->range_text)) return EXIT_USAGE;
+        o->bench_sets = range_spec.input_sets;
+        o->bench_set_count = range_spec.input_set_count;
+    }
+    if (o->inputs_path && !o->no_bench) {
+        ulpb_bench_spec file_spec = {.op_mask = o->op_mask, .dtype_mask = o->dtype_mask};
+        file_input_sets("report", &file_spec, __builtin_ctz(o->dtype_mask), &o->inputs_array, &o->inputs_file);
+        o->bench_sets = file_spec.input_sets;
+        o->bench_set_count = file_spec.input_set_count;
     }
     /* DIR is made when it does not exist (its parent must), and removed again when the run fails before writing */
     struct stat dir_stat;
     bool made_dir = false;
-    if (stat(o.output_dir, &dir_stat) != 0 && errno == ENOENT) {
-        if (mkdir(o.output_dir, 0777) != 0)
-            return fail("report", "cannot make --output-dir '%s': %s", o.output_dir, strerror(errno));
+    if (stat(o->output_dir, &dir_stat) != 0 && errno == ENOENT) {
+        if (mkdir(o->output_dir, 0777) != 0)
+            return fail("report", "cannot make --output-dir '%s': %s", o->output_dir, strerror(errno));
         made_dir = true;
     }
-    if (made_dir) ulpb_remove_dir_when_ended(o.output_dir); /* and on SIGINT, SIGTERM or SIGHUP meanwhile */
-    const int status = report_into_dir(&o);
+    if (made_dir) ulpb_remove_dir_when_ended(o->output_dir); /* and on SIGINT, SIGTERM or SIGHUP meanwhile */
+    const int status = report_into_dir(o);
     if (made_dir) ulpb_remove_dir_when_ended(NULL);
-    if (made_dir && status != 0) rmdir(o.output_dir); /* fails, as it should, once a report is in it */
+    if (made_dir && status != 0) rmdir(o->output_dir); /* fails, as it should, once a report is in it */
     return status;
 }
 

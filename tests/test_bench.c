@@ -458,6 +458,23 @@ static void targets_reject_what_they_cannot_compare(void **state) {
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0); /* one row fewer: read */
     free(table);
     cJSON_Delete(docs[0]);
+    /* runs that timed only their own inputs, named as they are now and as they were before 2026-12-07 */
+    static const char *const own_sets[][2] = {{"range:-1,1", "--range inputs"},
+                                              {"range", "--range inputs"},
+                                              {"inputs:0123456789ab", "inputs drawn from a file (--inputs)"},
+                                              {"inputs", "inputs drawn from a file (--inputs)"},
+                                              {"rangefinder", "each needs omk and every peer it names"}};
+    for (size_t k = 0; k < sizeof own_sets / sizeof own_sets[0]; k++) {
+        docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
+        char run_name[64];
+        snprintf(run_name, sizeof run_name, "asin/f64/omk/4096/%s", own_sets[k][0]);
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(docs[0], "benchmarks"), 0), "run_name",
+                                  cJSON_CreateString(run_name));
+        const int status = targets_of(docs, 1, false, &table, &summary, err, sizeof err);
+        if (status != -1 || !strstr(err, own_sets[k][1])) fail_msg("%s: status %d, '%s'", run_name, status, err);
+        free(table);
+        cJSON_Delete(docs[0]);
+    }
     /* runs whose CPU could run different peers (ULPB_DISABLE_ISA) are not compared */
     docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");
     docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.1", "avx512");

@@ -394,6 +394,14 @@ static void expect_same_statistics(const cJSON *a, const cJSON *b, double times,
     if (!cJSON_IsNull(wa)) assert_string_equal(string_of(wa, "input_bits"), string_of(wb, "input_bits"));
 }
 
+/* n binary32 values uniform in [-10, 10), the same for a seed. */
+static void fill_uniform_f32(float *x, int n, uint64_t seed) {
+    for (int i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (float)((double)(seed >> 11) * 0x1p-53 * 20.0 - 10.0);
+    }
+}
+
 /* accuracy --inputs checks the elements of a user's .npy file: all 65,536 16-bit values in reverse order give the
  * exhaustive run's figures, binary32 values given three times count three times, and the report names the file by
  * the SHA-256 that sha256sum prints; gate takes it, merge refuses it. */
@@ -463,11 +471,7 @@ static void accuracy_checks_a_files_inputs(void **state) {
     /* binary32: 20,000 values in [-10, 10), then the same three times over */
     enum { N32 = 20000 };
     float *x = malloc(3 * N32 * sizeof *x);
-    uint64_t state64 = 20261206;
-    for (int i = 0; i < N32; i++) {
-        state64 = state64 * 6364136223846793005ull + 1442695040888963407ull;
-        x[i] = (float)((double)(state64 >> 11) * 0x1p-53 * 20.0 - 10.0);
-    }
+    fill_uniform_f32(x, N32, 20261206);
     memcpy(x + N32, x, N32 * sizeof *x);
     memcpy(x + 2 * N32, x, N32 * sizeof *x);
     const size_t once = N32, shape3[2] = {3, N32};
@@ -575,7 +579,11 @@ static void accuracy_checks_a_files_inputs(void **state) {
     assert_int_equal(cJSON_GetArraySize(benchmarks), 4); /* cos and asin, omk and memcpy, f32 alone */
     cJSON_ArrayForEach(row, benchmarks) {
         assert_non_null(strstr(string_of(row, "run_name"), "/f32/"));
-        assert_non_null(strstr(string_of(row, "run_name"), "/300/inputs"));
+        /* the file in the name, so that compare.py pairs rows only of runs over the same file */
+        char set[40];
+        snprintf(set, sizeof set, "/300/inputs:%.12s", digest);
+        assert_non_null(strstr(string_of(row, "run_name"), set));
+        assert_int_equal(strlen(strstr(string_of(row, "run_name"), set)), strlen(set));
         assert_true(number_of(row, "input_low") >= -10 && number_of(row, "input_high") < 10);
     }
     cJSON_Delete(bench);
@@ -627,6 +635,102 @@ static void accuracy_checks_a_files_inputs(void **state) {
     /* the input file is unchanged by every run */
     assert_int_equal(run_program("", "sha256sum", "$D/x3.npy"), 0);
     expect_text_in("out.txt", digest);
+}
+
+/* report --inputs: the accuracy half as accuracy --inputs gives it, the throughput half as bench --inputs times it,
+ * the gate on those rows, and a report.json that gate --inputs takes for that file alone. */
+static void report_checks_a_files_inputs(void **state) {
+    (void)state;
+    enum { N = 20000 };
+    float *x = malloc(N * sizeof *x);
+    fill_uniform_f32(x, N, 20261207);
+    const size_t n = N;
+    write_array("r32.npy", NPY_F4, 1, &n, x);
+    free(x);
+    assert_int_equal(run("report --inputs $D/r32.npy --impl omk,glibc --output-dir $D/rep --quiet"), 0);
+    assert_int_equal(run("accuracy --op all --inputs $D/r32.npy --impl omk,glibc --quiet --json $D/racc.json"), 0);
+    cJSON *report = load_json("rep/report.json"), *accuracy = load_json("racc.json");
+    const cJSON *report_rows = cJSON_GetObjectItem(report, "results");
+    assert_int_equal(cJSON_GetArraySize(report_rows), 4);
+    for (int r = 0; r < 4; r++) {
+        const cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItem(accuracy, "results"), r);
+        const cJSON *b = cJSON_GetArrayItem(report_rows, r);
+        assert_string_equal(string_of(b, "mode"), "inputs");
+        expect_same_statistics(a, b, 1, string_of(b, "impl"));
+        assert_int_equal((long)number_of(a, "worst_element"), (long)number_of(b, "worst_element"));
+    }
+    cJSON_Delete(accuracy);
+    char digest[65];
+    sha256sum_of(path("r32.npy"), digest);
+    assert_string_equal(string_of(cJSON_GetObjectItem(report, "inputs"), "sha256"), digest);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(report, "seed")) &&
+                cJSON_IsNull(cJSON_GetObjectItem(report, "samples")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "gate"), "passed")));
+    /* the throughput: the file's dtype alone, inputs drawn with the default seed, which its context records */
+    const cJSON *throughput = cJSON_GetObjectItem(report, "throughput");
+    const cJSON *context = cJSON_GetObjectItem(throughput, "context");
+    assert_int_equal((long)number_of(context, "seed"), 20261130);
+    assert_string_equal(string_of(cJSON_GetObjectItem(context, "inputs"), "sha256"), digest);
+    const cJSON *benchmarks = cJSON_GetObjectItem(throughput, "benchmarks"), *row;
+    assert_int_equal(cJSON_GetArraySize(benchmarks), 4); /* cos and asin, omk and glibc */
+    cJSON_ArrayForEach(row, benchmarks) {
+        assert_non_null(strstr(string_of(row, "run_name"), "/f32/"));
+        char set[40];
+        snprintf(set, sizeof set, "/4096/inputs:%.12s", digest);
+        assert_non_null(strstr(string_of(row, "run_name"), set));
+        assert_true(number_of(row, "input_low") >= -10 && number_of(row, "input_high") < 10);
+    }
+    cJSON_Delete(report);
+    char line[300];
+    snprintf(line, sizeof line, "Inputs: the 20000 elements of %s (sha256 %s)", path("r32.npy"), digest);
+    expect_text_in("rep/report.md", line);
+    expect_text_in("rep/report.md", " r32.npy |");
+    expect_text_in("rep/report.md", "its rounds timed inputs drawn from a file (--inputs)");
+    assert_int_equal(run("gate --inputs $D/r32.npy $D/rep/report.json"), 0);
+    snprintf(line, sizeof line,
+             "- PASS omk asin f32 (%s: inputs, the elements of %s (sha256 %.12s...) only, 20000 inputs)",
+             path("rep/report.json"), path("r32.npy"), digest);
+    expect_text_in("out.txt", line);
+    assert_int_equal(run("report --inputs $D/r32.npy --impl omk --no-bench --output-dir $D/rep2 --quiet"), 0);
+    report = load_json("rep2/report.json");
+    assert_null(cJSON_GetObjectItem(report, "throughput"));
+    cJSON_Delete(report);
+
+    /* the gate holds a kernel of ULPB_LIBRARIES on the file's elements: exit 1, with the row failed */
+    uint16_t patterns[1 << 16];
+    for (uint32_t i = 0; i < 1u << 16; i++) patterns[i] = (uint16_t)i;
+    const size_t all16 = 1u << 16;
+    write_array("r16.npy", NPY_F2, 1, &all16, patterns);
+    char setting[600];
+    snprintf(setting, sizeof setting, "bad=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("report --op cos --inputs $D/r16.npy --impl bad --no-bench --output-dir $D/rep3 --quiet"), 1);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+    expect_text_in("out.txt", "- FAIL bad cos f16: ");
+    report = load_json("rep3/report.json");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "gate"), "passed")));
+    cJSON_Delete(report);
+
+    /* refused before any work, with one line, and no DIR made */
+    static const struct {
+        const char *args, *needle;
+    } refused[] = {
+        {"report --inputs $D/r32.npy --samples 10", "--inputs checks the elements of a file: --samples does not apply"},
+        {"report --inputs $D/r32.npy --range -1,1", "--range does not apply"},
+        {"report --inputs $D/r32.npy --no-bench --seed 3", "--seed does not apply (it draws the bench's inputs"},
+        {"report --inputs $D/r32.npy --dtype f64", "r32.npy: file dtype '<f4' does not hold f64"},
+        {"report --inputs $D/r32.npy --dtype all", "--inputs takes the file's dtype"},
+        {"report --inputs $D/r32.npy --max-ulp f64=1", "limits a dtype this run does not check (the --inputs file's"},
+        {"report --inputs $D/r16.npy --dtype bf16", "file dtype '<f2' does not hold bf16"},
+        {"report --inputs $D/missing.npy", "cannot open"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        char args[300];
+        snprintf(args, sizeof args, "%s --output-dir $D/never", refused[k].args);
+        expect_refused_silently(args, refused[k].needle);
+        assert_false(exists(path("never")));
+    }
+    expect_refused_silently("report --inputs $D/rep/report.json --output-dir $D/rep", "names the input file");
 }
 
 /* A sampled run split with --shard K/N merges back into the whole run's counts and worst input. */
@@ -1120,7 +1224,8 @@ static void ranged_runs_merge_and_record_their_range(void **state) {
     const cJSON *bench;
     int timed = 0;
     cJSON_ArrayForEach(bench, cJSON_GetObjectItem(cJSON_GetObjectItem(report, "throughput"), "benchmarks")) {
-        if (!strstr(string_of(bench, "name"), "/range")) fail_msg("report --range timed %s", string_of(bench, "name"));
+        if (!strstr(string_of(bench, "name"), "/range:0.5,"))
+            fail_msg("report --range timed %s", string_of(bench, "name"));
         timed++;
     }
     assert_true(timed > 0);
@@ -1770,7 +1875,8 @@ static void bench_custom_range(void **state) {
     assert_int_equal(cJSON_GetArraySize(benchmarks), 2);
     const cJSON *b;
     cJSON_ArrayForEach(b, benchmarks) {
-        assert_non_null(strstr(string_of(b, "run_name"), "/300/range"));
+        /* the bounds in the name, so that compare.py pairs rows only of runs over the same range */
+        assert_non_null(strstr(string_of(b, "run_name"), "/300/range:-1e+30,1e+30"));
         assert_true(number_of(b, "input_low") == -1e30 && number_of(b, "input_high") == 1e30);
     }
     cJSON_Delete(doc);
@@ -3436,6 +3542,7 @@ int main(void) {
         cmocka_unit_test(unavailable_entries_are_skipped),
         cmocka_unit_test(targets_gate_on_saved_runs),
         cmocka_unit_test(accuracy_checks_a_files_inputs),
+        cmocka_unit_test(report_checks_a_files_inputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
