@@ -1653,8 +1653,8 @@ static int cmd_gate(int argc, char **argv) {
                  "exhaustive result must also be complete. Peer rows are listed, not gated. Prints one line per row\n"
                  "and a verdict. Exit status 0 when every gated row passes (or none is gated), 1 when one fails, 2\n"
                  "for a file that is missing or not such a result, or a shard (merge the shards first).\n"
-                 "--inputs FILE.npy: the results of 'accuracy --inputs' must have checked this very file (its\n"
-                 "SHA-256), and one of them at least; exit status 2 otherwise.");
+                 "--inputs FILE.npy: the results of 'accuracy --inputs' or 'report --inputs' must have checked this\n"
+                 "very file (its SHA-256), and one of them at least; exit status 2 otherwise.");
             return 0;
         } else
             return bad_option("gate", c, argc, argv);
@@ -1726,7 +1726,8 @@ static int cmd_gate(int argc, char **argv) {
     }
     if (status == 0 && inputs_path && !any_file_checked)
         status =
-            fail("gate", "--inputs %s: none of the results checked a file's elements (accuracy --inputs)", inputs_path);
+            fail("gate", "--inputs %s: none of the results checked a file's elements (accuracy or report --inputs)",
+                 inputs_path);
     if (status == 0) {
         /* "2 of 3 production rows", "1 row of ULPB_LIBRARIES", or both kinds, each with its own count, as report says
          */
@@ -2514,8 +2515,10 @@ static int cmd_report(int argc, char **argv) {
                "--range' checks them and 'ulpbench bench --range' times them (unless --no-bench, the range must lie\n"
                "inside every selected dtype's finite values and hold two of its values); no throughput target is\n"
                "checked on them. --inputs FILE.npy: the elements of a model's tensor instead, as 'ulpbench accuracy\n"
-               "--inputs' checks them and 'ulpbench bench --inputs' times them (its dtype only; the seed draws the\n"
-               "bench's inputs from them); 'ulpbench gate --inputs FILE.npy' checks report.json against the file.\n",
+               "--inputs' checks them and 'ulpbench bench --inputs' times them (its dtype only, which --dtype must\n"
+               "name if given; the seed draws the bench's inputs from them, and --no-bench leaves it nothing to\n"
+               "draw; --samples and --range do not apply); no throughput target is checked on them. 'ulpbench gate\n"
+               "--inputs FILE.npy DIR/report.json' checks later that the report measured that very file.\n",
                DEFAULT_SAMPLES, DEFAULT_SEED, QUICK_BENCH_SIZE, QUICK_BENCH_ROUNDS);
         return 0;
     }

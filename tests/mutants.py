@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 224 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 225 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -75,8 +75,10 @@ file, a Fortran-ordered file read in its own order, its digest taken over the re
 placed at element 0, <i2 taken without --dtype bf16, bench drawing one element, targets naming --range, the default
 samples and seed recorded), by hand: test_cli (211 test_npy too), but 212 test_npy and 215 test_bench alone); 218-222,
 planted with report --inputs on 2026-12-06 (late: the registry's input sets timed, the seed recorded where gate refuses
-it, no worst element, --seed taken with --no-bench, the throughput's context without the file), by hand: test_cli, and
-172, 173 and 213, updated to follow the code, still fail test_cli:
+it, no worst element, --seed taken with --no-bench, the throughput's context without the file), by hand: test_cli; 223
+(bench --inputs rows named without the file's digest) test_cli, 224 (targets reading only the old --range row names)
+test_cli and test_bench, and 225 (report --inputs refusing --seed with its bench on), from a review, test_cli; 172,
+173, 213 and 216, updated to follow the code, still fail test_cli (216 test_bench too):
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -747,6 +749,9 @@ MUTANTS = [
     ("targets takes only the names of --range rows written before 2026-12-07",
      "bench/targets.c", "const bool ranged = set && strncmp(set, \"/range\", 6) == 0 && (set[6] == 0 || set[6] == ':');",
      "const bool ranged = set && strcmp(set, \"/range\") == 0;"),
+    ("report --inputs refuses --seed even when its bench draws with it",
+     "cli/ulpbench.c", "const bool seed_refused = o->seed_given && (!report || o->no_bench);",
+     "const bool seed_refused = o->seed_given;"),
 ]
 
 

@@ -691,6 +691,14 @@ static void report_checks_a_files_inputs(void **state) {
              "- PASS omk asin f32 (%s: inputs, the elements of %s (sha256 %.12s...) only, 20000 inputs)",
              path("rep/report.json"), path("r32.npy"), digest);
     expect_text_in("out.txt", line);
+    /* --seed draws the bench's inputs: the throughput's context records it, the document's seed stays null */
+    assert_int_equal(run("report --op cos --inputs $D/r32.npy --impl omk --seed 5 --output-dir $D/rep5 --quiet"), 0);
+    report = load_json("rep5/report.json");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(report, "seed")));
+    assert_int_equal((long)number_of(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "throughput"), "context"), "seed"),
+                     5);
+    cJSON_Delete(report);
+    assert_int_equal(run("gate --inputs $D/r32.npy $D/rep5/report.json"), 0);
     assert_int_equal(run("report --inputs $D/r32.npy --impl omk --no-bench --output-dir $D/rep2 --quiet"), 0);
     report = load_json("rep2/report.json");
     assert_null(cJSON_GetObjectItem(report, "throughput"));
