@@ -373,9 +373,7 @@ typedef struct {
     const ulpb_input_set *bench_sets; /* report --range: its throughput's input sets (NULL: the registry's) */
     size_t bench_set_count;
     const char *inputs_path; /* accuracy and report --inputs FILE.npy */
-    const void *inputs;      /* its elements, once read */
-    uint64_t input_count;
-    npy_array inputs_array; /* the file as read (load_inputs; npy_free) */
+    npy_array inputs_array;  /* its elements, once read (load_inputs; npy_free) */
     ulpb_inputs_file inputs_file;
 } accuracy_options;
 
@@ -523,8 +521,6 @@ static int load_inputs(const char *sub, accuracy_options *o, const char *const o
                     o->inputs_path, ulpb_dtypes[dtype].name);
     }
     o->dtype_mask = 1u << dtype;
-    o->inputs = o->inputs_array.data;
-    o->input_count = o->inputs_array.count;
     return 0;
 }
 
@@ -561,8 +557,8 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
                                               .shard_index = o->shard_given ? o->shard_index : 0,
                                               .shard_count = o->shard_given ? o->shard_count : 1,
                                               .range = o->range,
-                                              .inputs = o->inputs,
-                                              .input_count = o->input_count};
+                                              .inputs = o->inputs_array.data,
+                                              .input_count = o->inputs_array.count};
                 char err[256];
                 const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
                 if (n < 0) return fail(sub, "%s", err);
