@@ -150,17 +150,25 @@ static uint64_t poison_bits(const ulpb_dtype *dt) {
 /* One of the buffer's two regions (0: y, 1: x), each [guard | room for the shift | longest call | guard], 64-byte
  * aligned. */
 static size_t region_elements(const ulpb_call_buffer *b) {
-    return (2 * ULPB_CALL_GUARD_BYTES + ULPB_CALL_ALIGN_BYTES) / b->bytes + ULPB_CALL_LENGTH_LONGEST;
+    return (2 * ULPB_CALL_GUARD_BYTES + ULPB_CALL_ALIGN_BYTES) / b->bytes + b->capacity;
 }
 static char *region(const ulpb_call_buffer *b, int which) {
     return (char *)b->scratch + (size_t)which * ((region_elements(b) * b->bytes + 63) & ~(size_t)63);
 }
 
-int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt) {
+/* with room for calls of up to `capacity` elements */
+static int call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt, size_t capacity) {
     b->bytes = dt->bytes;
     b->poison = poison_bits(dt);
-    b->scratch = aligned_alloc(64, 2 * ((region_elements(b) * b->bytes + 63) & ~(size_t)63));
+    b->capacity = capacity;
+    b->scratch = capacity < (SIZE_MAX / 2 - 4 * ULPB_CALL_GUARD_BYTES) / dt->bytes
+                     ? aligned_alloc(64, 2 * ((region_elements(b) * b->bytes + 63) & ~(size_t)63))
+                     : NULL;
     return b->scratch ? 0 : -1;
+}
+
+int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt) {
+    return call_buffer_init(b, dt, ULPB_CALL_LENGTH_LONGEST);
 }
 
 void ulpb_call_buffer_free(ulpb_call_buffer *b) {
@@ -214,57 +222,65 @@ static call_shape shape_of_call(uint64_t k, size_t shifts) {
     return c;
 }
 
-int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
-                      uint64_t *call_index, double *seconds, char *err, size_t err_len) {
-    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes, shifts = ULPB_CALL_ALIGN_BYTES / b->bytes;
+/* One call of e on x[0, len) through b (len up to b->capacity), y `shift` and x's copy `x_shift` elements past a
+ * 64-byte boundary, its results into out[0, len): 0, or -1 and a message. */
+static int call_once(const ulpb_entry *e, ulpb_call_buffer *b, const char *x, size_t len, bool in_place, size_t shift,
+                     size_t x_shift, void *out, double *seconds, char *err, size_t err_len) {
+    const size_t guard = ULPB_CALL_GUARD_BYTES / b->bytes;
     const uint64_t sign = 1ull << (8 * b->bytes - 1);
     char *const y_region = region(b, 0), *const x_region = region(b, 1);
+    const size_t lead = guard + shift, x_lead = guard + x_shift;
+    char *y = y_region + lead * b->bytes, *xs = in_place ? y : x_region + x_lead * b->bytes;
+    fill_poison(b, y_region, 0, lead + len + guard);
+    if (!in_place) fill_poison(b, x_region, 0, x_lead + len + guard);
+    memcpy(xs, x, len * b->bytes);
+    char call[128];
+    if (in_place)
+        snprintf(call, sizeof call, "a call with n = %zu in place (y %zu elements past a 64-byte boundary)", len,
+                 shift);
+    else
+        snprintf(call, sizeof call, "a call with n = %zu (x %zu and y %zu elements past a 64-byte boundary)", len,
+                 x_shift, shift);
+    const ulpb_fp_controls controls = ulpb_fp_controls_now();
+    const double t0 = now_seconds();
+    ulpb_kernel_running(e, len, 1);
+    e->fn(xs, y, len);
+    ulpb_kernel_running(NULL, 0, 0);
+    *seconds += now_seconds() - t0;
+    if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
+    if (!guards_hold(e, b, y_region, lead, len, "y", call, err, err_len)) return -1;
+    if (!in_place) {
+        if (!guards_hold(e, b, x_region, x_lead, len, "x", call, err, err_len)) return -1;
+        for (size_t i = 0; i < len; i++)
+            if (unpack(b->bytes, xs, i) != unpack(b->bytes, x, i)) {
+                snprintf(err, err_len, "'%s' %s %s wrote into its input: x[%zu] changed in %s", e->impl,
+                         ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
+                return -1;
+            }
+        /* an input that is the poison, or its negation, may come back as that bits (wrongly): the ruler counts
+         * it */
+        for (size_t i = 0; i < len; i++)
+            if (unpack(b->bytes, y, i) == b->poison && (unpack(b->bytes, x, i) & ~sign) != (b->poison & ~sign)) {
+                snprintf(err, err_len,
+                         "'%s' %s %s left y[%zu] unwritten in %s: it still holds the signalling NaN put there "
+                         "before the call",
+                         e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
+                return -1;
+            }
+    }
+    memcpy(out, y, len * b->bytes);
+    return 0;
+}
+
+int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
+                      uint64_t *call_index, double *seconds, char *err, size_t err_len) {
+    const size_t shifts = ULPB_CALL_ALIGN_BYTES / b->bytes;
     for (size_t done = 0; done < n;) {
-        const uint64_t k = *call_index;
-        const call_shape c = shape_of_call(k, shifts);
-        const size_t len = c.len < n - done ? c.len : n - done, shift = c.y_shift, x_shift = c.x_shift;
-        const bool in_place = c.in_place;
-        const size_t lead = guard + shift, x_lead = guard + x_shift;
-        const char *x = (const char *)in + done * b->bytes;
-        char *y = y_region + lead * b->bytes, *xs = in_place ? y : x_region + x_lead * b->bytes;
-        fill_poison(b, y_region, 0, lead + len + guard);
-        if (!in_place) fill_poison(b, x_region, 0, x_lead + len + guard);
-        memcpy(xs, x, len * b->bytes);
-        char call[128];
-        if (in_place)
-            snprintf(call, sizeof call, "a call with n = %zu in place (y %zu elements past a 64-byte boundary)", len,
-                     shift);
-        else
-            snprintf(call, sizeof call, "a call with n = %zu (x %zu and y %zu elements past a 64-byte boundary)", len,
-                     x_shift, shift);
-        const ulpb_fp_controls controls = ulpb_fp_controls_now();
-        const double t0 = now_seconds();
-        ulpb_kernel_running(e, len, 1);
-        e->fn(xs, y, len);
-        ulpb_kernel_running(NULL, 0, 0);
-        *seconds += now_seconds() - t0;
-        if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
-        if (!guards_hold(e, b, y_region, lead, len, "y", call, err, err_len)) return -1;
-        if (!in_place) {
-            if (!guards_hold(e, b, x_region, x_lead, len, "x", call, err, err_len)) return -1;
-            for (size_t i = 0; i < len; i++)
-                if (unpack(b->bytes, xs, i) != unpack(b->bytes, x, i)) {
-                    snprintf(err, err_len, "'%s' %s %s wrote into its input: x[%zu] changed in %s", e->impl,
-                             ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
-                    return -1;
-                }
-            /* an input that is the poison, or its negation, may come back as that bits (wrongly): the ruler counts
-             * it */
-            for (size_t i = 0; i < len; i++)
-                if (unpack(b->bytes, y, i) == b->poison && (unpack(b->bytes, x, i) & ~sign) != (b->poison & ~sign)) {
-                    snprintf(err, err_len,
-                             "'%s' %s %s left y[%zu] unwritten in %s: it still holds the signalling NaN put there "
-                             "before the call",
-                             e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, i, call);
-                    return -1;
-                }
-        }
-        memcpy((char *)out + done * b->bytes, y, len * b->bytes);
+        const call_shape c = shape_of_call(*call_index, shifts);
+        const size_t len = c.len < n - done ? c.len : n - done;
+        if (call_once(e, b, (const char *)in + done * b->bytes, len, c.in_place, c.y_shift, c.x_shift,
+                      (char *)out + done * b->bytes, seconds, err, err_len))
+            return -1;
         /* a call the end of the caller's array cut short is made whole at the start of the next one (unless it is
          * longer than a whole array) */
         if (len == c.len || done == 0) ++*call_index;
@@ -274,7 +290,7 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
 }
 
 int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char *err, size_t err_len) {
-    ulpb_call_buffer b = {NULL, ulpb_dtypes[e->dtype].bytes, poison_bits(&ulpb_dtypes[e->dtype])};
+    ulpb_call_buffer b = {NULL, ulpb_dtypes[e->dtype].bytes, poison_bits(&ulpb_dtypes[e->dtype]), 0};
     const size_t guard = ULPB_CALL_GUARD_BYTES / b.bytes;
     char *grown = n > (SIZE_MAX - 2 * ULPB_CALL_GUARD_BYTES) / b.bytes
                       ? NULL
@@ -371,6 +387,50 @@ static void show_progress(const ulpb_check_spec *spec, uint64_t done, uint64_t t
             (unsigned long long)done, (unsigned long long)total, elapsed, eta, isatty(2) ? "" : "\n");
 }
 
+/* A file's elements (--inputs) also go to each implementation in one call over the whole tensor, as a model's runtime
+ * calls it: a kernel with a separate path for long arrays, which the runner's calls (up to 4,188 elements) never take,
+ * would otherwise be measured on results the model never gets. Its results must equal those of the runner's calls,
+ * bit for bit (NaNs aside: any NaN equals any other); 0, or -1 and a message naming the first element that differs. */
+static int check_whole_call(const ulpb_entry *e, ulpb_call_buffer *calls, const void *inputs, size_t n, char *err,
+                            size_t err_len) {
+    const ulpb_dtype *dt = &ulpb_dtypes[e->dtype];
+    ulpb_call_buffer one_call;
+    const bool buffer_ok = call_buffer_init(&one_call, dt, n) == 0;
+    void *whole = malloc(n ? n * dt->bytes : 1), *part = malloc(CHUNK * dt->bytes);
+    if (!buffer_ok || !whole || !part) {
+        if (buffer_ok) ulpb_call_buffer_free(&one_call);
+        free(whole), free(part);
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    double seconds = 0.0;
+    /* out of place, as a runtime calls it, so that an output its long-array path leaves unwritten is seen */
+    int status = call_once(e, &one_call, inputs, n, false, 0, 0, whole, &seconds, err, err_len);
+    ulpb_call_buffer_free(&one_call);
+    uint64_t call_index = 0; /* the calls the run makes next, from its first one */
+    for (size_t done = 0; done < n && status == 0; done += CHUNK) {
+        const size_t len = n - done < CHUNK ? n - done : CHUNK;
+        status = ulpb_call_checked(e, calls, (const char *)inputs + done * dt->bytes, part, len, &call_index, &seconds,
+                                   err, err_len);
+        for (size_t i = 0; i < len && status == 0; i++) {
+            const uint64_t in_one = unpack(dt->bytes, whole, done + i), in_parts = unpack(dt->bytes, part, i);
+            if (in_one == in_parts ||
+                (isnan(ref_decode(&dt->format, in_one)) && isnan(ref_decode(&dt->format, in_parts))))
+                continue;
+            const int digits = (int)dt->bytes * 2;
+            snprintf(err, err_len,
+                     "'%s' %s %s depends on the length of its calls: element %zu (0x%0*llx) gives 0x%0*llx in one call "
+                     "over all %zu elements but 0x%0*llx in the runner's shorter calls",
+                     e->impl, ulpb_ops[e->op].name, dt->name, done + i, digits,
+                     (unsigned long long)unpack(dt->bytes, inputs, done + i), digits, (unsigned long long)in_one, n,
+                     digits, (unsigned long long)in_parts);
+            status = -1;
+        }
+    }
+    free(whole), free(part);
+    return status;
+}
+
 int ulpb_team_size(int threads) {
     if (threads <= 0) threads = omp_get_num_procs() < ULPB_THREADS_MAX ? omp_get_num_procs() : ULPB_THREADS_MAX;
     return ref_team_size(threads);
@@ -464,6 +524,8 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
             ref_eval(ulpb_ops[spec->op].ref, &dt->format, ref_decode(&dt->format, b), &value_table[b]);
         reference_seconds += now_seconds() - start;
     }
+    for (int r = 0; r < n_results && p.listed && !failed; r++)
+        failed = check_whole_call(results[r].entry, &calls, spec->inputs, (size_t)spec->input_count, err, err_len) != 0;
     int s = 0;
     uint64_t local = 0, done = 0;
     while (done < total && !failed) {

@@ -99,6 +99,7 @@ typedef struct {
     void *scratch; /* two regions, for y and a copy of x, each with room for the offsets and the guards */
     size_t bytes;  /* element size */
     uint64_t poison;
+    size_t capacity; /* the longest call it holds */
 } ulpb_call_buffer;
 /* 0, or -1 when out of memory. */
 int ulpb_call_buffer_init(ulpb_call_buffer *b, const ulpb_dtype *dt);

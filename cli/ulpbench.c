@@ -103,6 +103,13 @@ static int unknown_impl(const char *sub, const char *name) {
     return fail(sub, "unknown implementation '%s' (see ulpbench list; your own kernels need ULPB_LIBRARIES)", name);
 }
 
+/* A name of an --impl list that parse_impls refused: all, in a list, is no name. */
+static int unknown_in_impl_list(const char *sub, const char *name) {
+    if (strcmp(name, "all") == 0)
+        return fail(sub, "--impl all stands alone: give it alone for every implementation, or a list of names");
+    return unknown_impl(sub, name);
+}
+
 static int bad_option(const char *sub, int c, int argc, char **argv) {
     if (c == OPTION_GIVEN_TWICE)
         return fail(sub, "option '--%s' given twice: give it once (try --help)", g_repeated_option);
@@ -168,6 +175,9 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
     char err[512];
     for (int i = 0; i < count; i++) {
         if (!paths[i]) continue;
+        if (strcmp(paths[i], "-") == 0) /* many tools' name for stdout; a file named - is seldom meant */
+            return fail(sub,
+                        "an output named '-': give /dev/stdout for standard output, or ./- for a file of that name");
         if (ulpb_output_check(paths[i], err, sizeof err)) return fail(sub, "%s", err);
         for (int j = 0; j < i; j++)
             if (paths[j] && ulpb_output_same(paths[i], paths[j]))
@@ -716,7 +726,9 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
                 reference);
         free(quoted);
     } else {
-        fprintf(f, "f16/bf16: all 65,536 inputs. Reference: %s.\n", reference);
+        bool sixteen_bit = false; /* said only where a row is */
+        for (int i = 0; i < count; i++) sixteen_bit |= ulpb_dtypes[results[i].entry->dtype].bytes == 2;
+        fprintf(f, "%sReference: %s.\n", sixteen_bit ? "f16/bf16: all 65,536 inputs. " : "", reference);
     }
     environment_line(f);
     ulpb_results_markdown(f, results, count);
@@ -796,7 +808,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             const int parsed = parse_impls(o->impl_names, o->impls, &o->impl_count, &unknown);
             if (parsed == -2)
                 return fail(sub, "--impl needs comma-separated names without empty ones, got '%s'", optarg);
-            if (parsed) return unknown_impl(sub, unknown);
+            if (parsed) return unknown_in_impl_list(sub, unknown);
             break;
         }
         case 'n':
@@ -1658,8 +1670,12 @@ static int cmd_gate(int argc, char **argv) {
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
     const char *const *names = (const char *const *)argv + optind;
-    for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
+    for (int i = 0; i < count; i++) { /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
+        for (int j = 0; j < i; j++) /* its rows would be counted twice */
+            if (ulpb_output_same(names[i], names[j]))
+                return fail("gate", "'%s' and '%s' are the same file: give each result once", names[j], names[i]);
+    }
     char expected_sha256[65];
     if (inputs_path) {
         npy_array array;
@@ -1678,14 +1694,24 @@ static int cmd_gate(int argc, char **argv) {
         return fail("gate", "out of memory");
     }
     int status = 0, gated[2] = {0, 0}, failed[2] = {0, 0}, peers = 0; /* [0] production rows, [1] libraries' */
+    unsigned result_dtypes = 0;
     for (int i = 0; i < count && status == 0; i++) {
         cJSON *doc = read_json_file("gate", names[i], &status);
         char label[ULPB_QUOTED_SIZE(PATH_MAX) + 64];
         bool incomplete = false, checked_file = false;
-        const int row_count = doc ? gate_rows_of(names[i], doc, inputs_path ? expected_sha256 : NULL, rows, label,
-                                                 sizeof label, &incomplete, &checked_file)
-                                  : -1;
+        int row_count = doc ? gate_rows_of(names[i], doc, inputs_path ? expected_sha256 : NULL, rows, label,
+                                           sizeof label, &incomplete, &checked_file)
+                            : -1;
         any_file_checked |= checked_file;
+        /* a library's rows stand for the file it ran, not for one of that name loaded here (rebuilt since, say) */
+        const char *ran = cJSON_GetStringValue(
+                       cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "libraries_identity")),
+                   *here = ulpb_libraries_identity();
+        if (row_count >= 0 && ran && ulpb_libraries_differ(&ran, &here)) {
+            fail("gate", "%s was run with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')", names[i],
+                 ran, here);
+            row_count = -1;
+        }
         cJSON_Delete(doc);
         if (row_count < 0) {
             if (status == 0) status = EXIT_USAGE;
@@ -1694,6 +1720,7 @@ static int cmd_gate(int argc, char **argv) {
         for (int k = 0; k < row_count; k++) {
             const ulpb_result *r = &rows[k];
             const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION || r->entry->role == ULPB_ROLE_LIBRARY;
+            result_dtypes |= 1u << r->entry->dtype;
             char why[300] = "", limits_why[200] = "", measured[32];
             const bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
             const bool passed = gated_row && !incomplete && within_limits;
@@ -1720,6 +1747,10 @@ static int cmd_gate(int argc, char **argv) {
                     ulpb_result_mode(r), label, (unsigned long long)r->total.inputs, why);
         }
     }
+    for (int d = 0; d < ULPB_DTYPE_COUNT && status == 0; d++) /* a limit that gates nothing, as report refuses it */
+        if ((max_ulp_given[d] || limits.misrounded_given[d]) && !(result_dtypes & (1u << d)))
+            status = fail("gate", "%s %s=... limits a dtype the results hold no row of",
+                          max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
     if (status == 0 && inputs_path && !any_file_checked)
         status =
             fail("gate", "--inputs %s: none of the results checked a file's elements (accuracy or report --inputs)",
@@ -2209,7 +2240,7 @@ static int cmd_bench(int argc, char **argv) {
             case -2:
                 return fail("bench", "--impl needs comma-separated names without empty ones, got '%s'", optarg);
             default:
-                return unknown_impl("bench", unknown);
+                return unknown_in_impl_list("bench", unknown);
             }
             break;
         case 'z':

@@ -369,6 +369,12 @@ static void accuracy_writes_json(void **state) {
     assert_non_null(strstr(md, "\nf16/bf16: all 65,536 inputs. Reference: MPFR.\n"));
     assert_null(strstr(md, "Seed"));
     free(md);
+    /* and a run without 16-bit rows does not speak of them */
+    assert_int_equal(run("accuracy --op cos --dtype f32 --impl omk --samples 100"), 0);
+    md = slurp(path("out.txt"));
+    assert_non_null(strstr(md, "\nSeed: 20261130, samples per (op, dtype) for f32/f64: 100; Reference: MPFR.\n"));
+    assert_null(strstr(md, "65,536"));
+    free(md);
     assert_int_equal(run("accuracy --op asin --dtype f12"), 2);
     assert_int_equal(run("accuracy --op asin --dtype f32 --samples 0"), 2);
     assert_int_equal(run("accuracy --dtype f32"), 2);
@@ -465,6 +471,8 @@ static void accuracy_checks_a_files_inputs(void **state) {
     const unsigned long special_bits =
         strtoul(string_of(cJSON_GetObjectItem(bad_row, "special_example"), "input_bits"), NULL, 16);
     assert_int_equal(special_bits, 0x7c00); /* +inf, the smallest pattern of a mismatch */
+    /* cos(+inf) is a NaN of no particular sign (MPFR's, converted, has the sign bit set) */
+    assert_string_equal(string_of(cJSON_GetObjectItem(bad_row, "special_example"), "expected"), "nan");
     assert_int_equal((long)number_of(bad_row, "special_element"), 0xffff - 0x7c00); /* patterns run downwards */
     cJSON_Delete(bad);
 
@@ -1579,6 +1587,10 @@ static void gate_holds_saved_results(void **state) {
         {"gate $D/g16_ranged.json", "is exhaustive over 65536 inputs, where a whole run's is exhaustive over 513"},
         {"gate $D/g16_twice.json", "results 0 and 2 are both omk cos f16"},
         {"gate $D/g16_v999.json", "schema_version is not 1"},
+        {"gate $D/g16.json $D/gx.json $D/./g16.json", "/g16.json' are the same file: give each result once"},
+        {"gate --max-ulp f64=1 $D/g16.json $D/gx.json", "--max-ulp f64=... limits a dtype the results hold no row of"},
+        {"gate --max-misrounded bf16=0 $D/g16.json",
+         "--max-misrounded bf16=... limits a dtype the results hold no row"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
         expect_refused_silently(refused[k].args, refused[k].needle);
@@ -1597,9 +1609,27 @@ static void gate_holds_library_rows(void **state) {
     assert_int_equal(run("gate --max-misrounded f32=3000 $D/gl.json"), 0);
     expect_text_in("out.txt", "- PASS demo cos f32 (");
     expect_text_in("out.txt", "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES).\n");
+    /* the same name for another file (a rebuilt library, say: here the same one with a byte appended, which the loader
+     * ignores): its rows are not the ones measured */
+    FILE *original = fopen(ULPB_DEMO_KERNELS, "rb"), *rebuilt = fopen(path("rebuilt.so"), "wb");
+    assert_true(original && rebuilt);
+    char block[4096];
+    for (size_t got; (got = fread(block, 1, sizeof block, original)) > 0;)
+        assert_int_equal(fwrite(block, 1, got, rebuilt), got);
+    assert_int_equal(fputc(0, rebuilt), 0);
+    assert_int_equal(fclose(rebuilt), 0);
+    fclose(original);
+    snprintf(setting, sizeof setting, "demo=%s", path("rebuilt.so"));
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    expect_refused_silently("gate $D/gl.json", "gl.json was run with other libraries than ULPB_LIBRARIES loads here");
     assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
     expect_usage_error("gate $D/gl.json",
                        "names no registry entry (demo cos f32; a library's rows need ULPB_LIBRARIES");
+    /* a result run without libraries is gated as before with them loaded: it holds none of their rows */
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/gn.json"), 0);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    assert_int_equal(run("gate $D/gn.json"), 0);
+    assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
 }
 
 /* An exhaustive run stopped and resumed keeps the command that started it, with the resuming one beside it. */
@@ -2054,6 +2084,12 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --s 10", "ambiguous option '--s' (--samples, --seed, --shard; try --help)"},
         {"bench --r=3", "ambiguous option '--r' (--rounds, --range; try --help)"},
         {"report --shard 0/2", "unknown option '--shard'"},
+        {"accuracy --op cos --dtype f16 --impl all,omk", "--impl all stands alone: give it alone"},
+        {"bench --op cos --dtype f16 --impl omk,all", "--impl all stands alone: give it alone"},
+        {"eval --op cos --impl all $D/x.npy $D/y.npy", "unknown implementation 'all'"},
+        /* many tools' name for stdout, which a file of that name would silently take */
+        {"accuracy --op cos --dtype f16 --json -", "an output named '-': give /dev/stdout for standard output"},
+        {"bench --op cos --dtype f16 --quick --markdown -", "an output named '-'"},
         {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite numbers with LO < HI"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
@@ -2947,6 +2983,30 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     if (!(rude_misrounded > glibc_misrounded + 2048))
         fail_msg("rude cos f16: %.0f misrounded, glibc's pipeline %.0f", rude_misrounded, glibc_misrounded);
     cJSON_Delete(doc);
+    /* --inputs: also one call over the whole tensor, as a model's runtime makes it, which must give the runner's
+     * results; 3,000 binary16 elements reach rude's path for 2,048 and more, which the runner's calls never take */
+    uint16_t tiny[3000]; /* 0 and subnormals: cos 1 (0x3c00) for each, 0x3c01 from the long path */
+    for (uint16_t i = 0; i < 3000; i++) tiny[i] = i;
+    char npy_err[256];
+    npy_array tensor = {.kind = NPY_F2, .elem_size = 2, .ndim = 1, .shape = {3000}, .count = 3000, .data = tiny};
+    assert_int_equal(npy_write(path("long.npy"), &tensor, npy_err, sizeof npy_err), 0);
+    const char *depends = "'rude' cos f16 depends on the length of its calls: element 0 (0x0000) gives 0x3c01 in one "
+                          "call over all 3000 elements but 0x3c00 in the runner's shorter calls";
+    expect_usage_error("accuracy --op cos --impl rude,omk --inputs $D/long.npy --json $D/long.json", depends);
+    assert_false(exists(path("long.json")));
+    expect_usage_error("report --op cos --impl rude --inputs $D/long.npy --no-bench --output-dir $D/long", depends);
+    assert_false(exists(path("long")));
+    tensor.shape[0] = tensor.count = 2000; /* below its long path: measured, right */
+    assert_int_equal(npy_write(path("long.npy"), &tensor, npy_err, sizeof npy_err), 0);
+    assert_int_equal(run("accuracy --op cos --impl rude --inputs $D/long.npy --quiet --json $D/long.json"), 0);
+    /* the whole call is not in place: an output its long path leaves unwritten is seen */
+    double halves[1500];
+    for (int i = 0; i < 1500; i++) halves[i] = 0.5;
+    npy_array in_domain = {.kind = NPY_F8, .elem_size = 8, .ndim = 1, .shape = {1500}, .count = 1500, .data = halves};
+    assert_int_equal(npy_write(path("long.npy"), &in_domain, npy_err, sizeof npy_err), 0);
+    expect_usage_error("accuracy --op asin --impl rude --inputs $D/long.npy --json $D/long.json",
+                       "'rude' asin f64 left y[1499] unwritten in a call with n = 1500 (x 0 and y 0 elements past a "
+                       "64-byte boundary)");
     /* a crash names the kernel and leaves no report directory, and then ends the process by the signal (under a
      * sanitizer, whose handler takes it next: by its report's exit status); exit() inside a kernel is no success */
     const int crash_status = run("report --op asin --dtype f16 --impl rude --no-bench --output-dir $D/crashed");
