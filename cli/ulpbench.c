@@ -106,7 +106,7 @@ static int unknown_impl(const char *sub, const char *name) {
 /* A name of an --impl list that parse_impls refused: all, in a list, is no name. */
 static int unknown_in_impl_list(const char *sub, const char *name) {
     if (strcmp(name, "all") == 0)
-        return fail(sub, "--impl all stands alone: give it alone for every implementation, or a list of names");
+        return fail(sub, "--impl all cannot be combined with names: give all alone, or a list of names");
     return unknown_impl(sub, name);
 }
 
@@ -569,7 +569,7 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
                                               .range = o->range,
                                               .inputs = o->inputs_array.data,
                                               .input_count = o->inputs_array.count};
-                char err[256];
+                char err[512];
                 const int n = ulpb_check(&spec, results + *count, (int)ulpb_entry_count - *count, err, sizeof err);
                 if (n < 0) return fail(sub, "%s", err);
                 *count += n;
@@ -1660,7 +1660,9 @@ static int cmd_gate(int argc, char **argv) {
                  "max ULP within the per-dtype limits (registry.def's, or --max-misrounded and --max-ulp); an\n"
                  "exhaustive result must also be complete. Peer rows are listed, not gated. Prints one line per row\n"
                  "and a verdict. Exit status 0 when every gated row passes (or none is gated), 1 when one fails, 2\n"
-                 "for a file that is missing or not such a result, or a shard (merge the shards first).\n"
+                 "for a file that is missing or not such a result, a shard (merge the shards first), a file given\n"
+                 "twice, a limit for a dtype the results hold no row of, or rows of ULPB_LIBRARIES measured with\n"
+                 "other library files than those loaded now (environment.libraries_identity).\n"
                  "--inputs FILE.npy: the results of 'accuracy --inputs' or 'report --inputs' must have checked this\n"
                  "very file (its SHA-256), and one of them at least; exit status 2 otherwise.");
             return 0;
@@ -1673,7 +1675,7 @@ static int cmd_gate(int argc, char **argv) {
     for (int i = 0; i < count; i++) { /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
         for (int j = 0; j < i; j++) /* its rows would be counted twice */
-            if (ulpb_output_same(names[i], names[j]))
+            if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j])) /* a missing one: below */
                 return fail("gate", "'%s' and '%s' are the same file: give each result once", names[j], names[i]);
     }
     char expected_sha256[65];
@@ -1707,7 +1709,9 @@ static int cmd_gate(int argc, char **argv) {
         const char *ran = cJSON_GetStringValue(
                        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "libraries_identity")),
                    *here = ulpb_libraries_identity();
-        if (row_count >= 0 && ran && ulpb_libraries_differ(&ran, &here)) {
+        bool library_rows = false; /* a result without them stands whatever is loaded */
+        for (int k = 0; k < row_count; k++) library_rows |= rows[k].entry->role == ULPB_ROLE_LIBRARY;
+        if (library_rows && ulpb_libraries_differ(&ran, &here)) {
             fail("gate", "%s was run with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')", names[i],
                  ran, here);
             row_count = -1;
@@ -2001,7 +2005,9 @@ static int cmd_accuracy(int argc, char **argv) {
             "bfloat16 bit patterns as <u2 or <i2 with --dtype bf16 (the file's dtype decides, as for eval), in\n"
             "C order (numpy's x.flat; a Fortran-ordered file too) and each counted as often as it occurs. The\n"
             "results name the file by its path, its element count and its SHA-256 (as sha256sum prints it), and\n"
-            "where each worst input first occurs; gate holds them like any other.\n",
+            "where each worst input first occurs; gate holds them like any other. omk and ULPB_LIBRARIES' kernels\n"
+            "are also called once over the whole tensor, as a model's runtime calls them: a kernel whose results\n"
+            "there differ from those of the runner's shorter calls stops the run (exit status 2).\n",
             op_choices(), dtype_choices(), DEFAULT_SAMPLES, DEFAULT_SEED, op_choices(), DEFAULT_CHECKPOINT_SECONDS,
             op_choices());
         return 0;
