@@ -434,6 +434,15 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
         return -1;
     }
     s->special_got_signaling = s->has_special_example && cJSON_IsTrue(signaling);
+    /* the max ULP a reader of the file sees is the state's, which the tools read (an edited one would be shown, not
+     * gated); to within 2^-40 of it, as a file that cJSON printed again keeps it (its print rounds off the last bits)
+     */
+    double shown_max_ulp = 0;
+    if (ulpb_json_get_number(counters, "max_ulp", &shown_max_ulp, err, len)) return -1;
+    if (!(fabs(shown_max_ulp - s->max_ulp) <= 0x1p-40 * fmax(1.0, s->max_ulp))) {
+        snprintf(err, len, "\"max_ulp\" %.17g is not the state's %.17g", shown_max_ulp, s->max_ulp);
+        return -1;
+    }
     return 0;
 }
 

@@ -1580,6 +1580,10 @@ static void gate_holds_saved_results(void **state) {
     doc = load_json("g16.json");
     cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(999));
     save_json(doc, "g16_v999.json");
+    doc = load_json("g16.json"); /* a max ULP that the state does not hold: shown, but not what gate reads */
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0), "max_ulp",
+                              cJSON_CreateNumber(5));
+    save_json(doc, "g16_shown.json");
     /* refused, with exit 2 and nothing on stdout: shards, a bench run, a missing file, a limit given twice */
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --shard 7/4096 --quiet --json $D/gxs.json"), 0);
@@ -1599,6 +1603,7 @@ static void gate_holds_saved_results(void **state) {
         {"gate $D/g16_ranged.json", "is exhaustive over 65536 inputs, where a whole run's is exhaustive over 513"},
         {"gate $D/g16_twice.json", "results 0 and 2 are both omk cos f16"},
         {"gate $D/g16_v999.json", "schema_version is not 1"},
+        {"gate $D/g16_shown.json", "\"max_ulp\" 5 is not the state's "},
         {"gate $D/g16.json $D/gx.json $D/./g16.json", "/g16.json' are the same file: give each result once"},
         {"gate --max-ulp f64=1 $D/g16.json $D/gx.json", "--max-ulp f64=... limits a dtype the results hold no row of"},
         {"gate --max-misrounded bf16=0 $D/g16.json",
