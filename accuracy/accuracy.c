@@ -410,7 +410,9 @@ static int check_whole_call(const ulpb_entry *e, ulpb_call_buffer *calls, const 
     /* the results stay in the buffer's y region (no shift): one copy of the tensor fewer */
     int status = call_once(e, &one_call, inputs, n, false, 0, 0, NULL, &seconds, err, err_len);
     const char *whole = region(&one_call, 0) + ULPB_CALL_GUARD_BYTES;
-    uint64_t call_index = 0; /* the calls the run makes next, from its first one */
+    /* the runner's calls again, from its first one, rather than the whole call's results kept for the main loop: a
+     * kernel call costs little beside a reference value, a kept copy of the tensor per row much */
+    uint64_t call_index = 0;
     for (size_t done = 0; done < n && status == 0; done += CHUNK) {
         const size_t len = n - done < CHUNK ? n - done : CHUNK;
         status = ulpb_call_checked(e, calls, (const char *)inputs + done * dt->bytes, part, len, &call_index, &seconds,
@@ -529,7 +531,7 @@ int ulpb_check(const ulpb_check_spec *spec, ulpb_result *results, int capacity, 
         reference_seconds += now_seconds() - start;
     }
     for (int r = 0; r < n_results && p.listed && !failed; r++)
-        if (results[r].entry->role == ULPB_ROLE_PRODUCTION || results[r].entry->role == ULPB_ROLE_LIBRARY)
+        if (ulpb_role_gated(results[r].entry->role))
             failed =
                 check_whole_call(results[r].entry, &calls, spec->inputs, (size_t)spec->input_count, err, err_len) != 0;
     int s = 0;

@@ -38,6 +38,9 @@ typedef enum {
     ULPB_ROLE_LIBRARY     /* a user's kernels, loaded at run time (ULPB_LIBRARIES): gated in reports, as omk's */
 } ulpb_role;
 
+/* omk's rows and ULPB_LIBRARIES': the ones report and gate hold to the limits */
+static inline bool ulpb_role_gated(ulpb_role role) { return role == ULPB_ROLE_PRODUCTION || role == ULPB_ROLE_LIBRARY; }
+
 typedef struct {
     const char *name;
     size_t bytes;

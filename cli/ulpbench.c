@@ -1723,7 +1723,7 @@ static int cmd_gate(int argc, char **argv) {
         }
         for (int k = 0; k < row_count; k++) {
             const ulpb_result *r = &rows[k];
-            const bool gated_row = r->entry->role == ULPB_ROLE_PRODUCTION || r->entry->role == ULPB_ROLE_LIBRARY;
+            const bool gated_row = ulpb_role_gated(r->entry->role);
             result_dtypes |= 1u << r->entry->dtype;
             char why[300] = "", limits_why[200] = "", measured[32];
             const bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
@@ -2400,7 +2400,7 @@ static int report_into_dir(accuracy_options *o) {
     int gated_rows = 0, library_rows = 0, failed_production = 0;
     for (int i = 0; i < count; i++) {
         const ulpb_result *r = &results[i];
-        if (r->entry->role != ULPB_ROLE_PRODUCTION && r->entry->role != ULPB_ROLE_LIBRARY) continue;
+        if (!ulpb_role_gated(r->entry->role)) continue;
         gated_rows++;
         library_rows += r->entry->role == ULPB_ROLE_LIBRARY;
         const int d = r->entry->dtype;
