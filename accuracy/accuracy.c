@@ -289,31 +289,16 @@ int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, 
     return 0;
 }
 
-int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char *err, size_t err_len) {
-    ulpb_call_buffer b = {NULL, ulpb_dtypes[e->dtype].bytes, poison_bits(&ulpb_dtypes[e->dtype]), 0};
-    const size_t guard = ULPB_CALL_GUARD_BYTES / b.bytes;
-    char *grown = n > (SIZE_MAX - 2 * ULPB_CALL_GUARD_BYTES) / b.bytes
-                      ? NULL
-                      : realloc(*data, n * b.bytes + 2 * ULPB_CALL_GUARD_BYTES);
-    if (!grown) {
+int ulpb_call_whole_checked(const ulpb_entry *e, const void *in, void *out, size_t n, char *err, size_t err_len) {
+    ulpb_call_buffer b;
+    if (call_buffer_init(&b, &ulpb_dtypes[e->dtype], n)) {
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    *data = grown;
-    memmove(grown + ULPB_CALL_GUARD_BYTES, grown, n * b.bytes);
-    fill_poison(&b, grown, 0, guard);
-    fill_poison(&b, grown, guard + n, guard + n + guard);
-    char *y = grown + ULPB_CALL_GUARD_BYTES;
-    char call[64];
-    snprintf(call, sizeof call, "a call with n = %zu, in place", n);
-    const ulpb_fp_controls controls = ulpb_fp_controls_now();
-    ulpb_kernel_running(e, n, 1);
-    e->fn(y, y, n);
-    ulpb_kernel_running(NULL, 0, 0);
-    if (!ulpb_kernel_kept_controls(e, controls, call, err, err_len)) return -1;
-    if (!guards_hold(e, &b, grown, guard, n, "y", call, err, err_len)) return -1;
-    memmove(grown, y, n * b.bytes);
-    return 0;
+    double seconds = 0.0;
+    const int status = call_once(e, &b, in, n, false, 0, 0, out, &seconds, err, err_len);
+    ulpb_call_buffer_free(&b);
+    return status;
 }
 
 typedef struct {

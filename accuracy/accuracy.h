@@ -107,9 +107,10 @@ void ulpb_call_buffer_free(ulpb_call_buffer *b);
 /* e on in[0, n) into out[0, n) through b; *seconds gains the time spent in e's calls. 0, or -1 and a message. */
 int ulpb_call_checked(const ulpb_entry *e, ulpb_call_buffer *b, const void *in, void *out, size_t n,
                       uint64_t *call_index, double *seconds, char *err, size_t err_len);
-/* e on the n elements at *data in place, with guard elements on both sides (the array is moved within a larger one,
- * so *data may change): 0, or -1 and a message when e wrote outside them or memory ran out. */
-int ulpb_call_in_place_checked(const ulpb_entry *e, void **data, size_t n, char *err, size_t err_len);
+/* e on in[0, n) in one call, out of place, with ulpb_call_checked's guards, poison and checks (an output left
+ * unwritten is seen), its results into out[0, n) (which may be in): 0, or -1 and a message, also when memory ran out
+ * for the call's two copies of the array. */
+int ulpb_call_whole_checked(const ulpb_entry *e, const void *in, void *out, size_t n, char *err, size_t err_len);
 
 double ulpb_mean_ulp(const ulpb_stats *s);
 /* Refuses (-1, with a message) a sum of errors that no errors up to max_ulp make: a mean above the maximum. The slack

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <locale.h>
@@ -208,9 +209,44 @@ bool ulpb_kernel_in_call(ulpb_kernel_call *call) {
     return true;
 }
 
+/* The working directory as the libraries of ULPB_LIBRARIES found it: one that changes it, when loaded or in a call,
+ * would send the run's outputs, named relative to it, elsewhere (--json out.json written into another directory). */
+static int start_directory = -1;
+static struct stat start_directory_id;
+
+static void note_working_directory(void) {
+    if (start_directory >= 0) return;
+    start_directory = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (start_directory >= 0 && fstat(start_directory, &start_directory_id) != 0) {
+        close(start_directory);
+        start_directory = -1;
+    }
+}
+
+/* Whether the working directory is still the one noted (or none was); if not, it is put back and `now` names the
+ * one found. */
+static bool working_directory_kept(char *now, size_t now_len) {
+    struct stat st;
+    if (start_directory < 0 ||
+        (stat(".", &st) == 0 && st.st_dev == start_directory_id.st_dev && st.st_ino == start_directory_id.st_ino))
+        return true;
+    if (!getcwd(now, now_len)) snprintf(now, now_len, "?");
+    if (fchdir(start_directory) != 0) {
+        /* left where it is: the run stops anyway */
+    }
+    return false;
+}
+
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,
                                size_t err_len) {
     char what[256];
+    if (e->role == ULPB_ROLE_LIBRARY && !working_directory_kept(what, sizeof what)) {
+        snprintf(err, err_len,
+                 "'%s' %s %s changed the working directory%s%s (to '%s'); a kernel must leave the process's working "
+                 "directory as it found it",
+                 e->impl, ulpb_ops[e->op].name, ulpb_dtypes[e->dtype].name, call ? " in " : "", call ? call : "", what);
+        return false;
+    }
     if (ulpb_fp_controls_kept(before, what, sizeof what)) return true;
     snprintf(err, err_len,
              "'%s' %s %s changed the floating-point controls%s%s and left them so: %s; a kernel must give the caller's "
@@ -320,6 +356,14 @@ static int elf_segments_in_file(const char *path, unsigned long long size, char 
                 rc = -1;
         }
         if (rc) snprintf(why, why_len, "the file is cut short (its program headers name bytes past its end)");
+#ifdef __x86_64__
+        /* dlopen's message for another CPU's library reads "No such file or directory" */
+        if (rc == 0 && header.e_machine != EM_X86_64) {
+            snprintf(why, why_len, "it is a library for another CPU (ELF machine %u, not x86-64's %u)",
+                     (unsigned)header.e_machine, (unsigned)EM_X86_64);
+            rc = -1;
+        }
+#endif
     }
     fclose(f);
     return rc;
@@ -485,6 +529,14 @@ static int load_library(const library_item *item, int slot, ulpb_entry *entries,
         return -1;
     }
     char what[256];
+    if (!working_directory_kept(what, sizeof what)) {
+        snprintf(err, err_len,
+                 "ULPB_LIBRARIES: loading '%s' changed the working directory (to '%s'); a library must leave it as it "
+                 "found it",
+                 item->path, what);
+        dlclose(handle);
+        return -1;
+    }
     if (!ulpb_fp_controls_kept(controls, what, sizeof what)) {
         snprintf(err, err_len,
                  "ULPB_LIBRARIES: loading '%s' changed the floating-point controls: %s. A library linked with "
@@ -674,6 +726,7 @@ int ulpb_load_libraries(const char *spec, char *err, size_t err_len) {
     }
     for (int k = 0; k < item_count; k++)
         if (check_library_file(&items[k], err, err_len) != 0) return -1;
+    note_working_directory();
     const size_t builtin_count = ulpb_entry_count;
     ulpb_entry *entries = malloc((builtin_count + LIBRARY_MAX * KERNEL_COUNT) * sizeof *entries);
     const size_t record_len = (size_t)(LIBRARY_MAX + LIBRARY_DEPENDENCY_MAX) * (RECORD_PATH_MAX + 128),

@@ -142,9 +142,10 @@ ulpb_isa ulpb_isa_named(const char *name, size_t n);
 /* 0 when every name in ULPB_DISABLE_ISA is an ISA (or it is unset); else -1 and a message in err. */
 int ulpb_check_disable_isa(char *err, size_t err_len);
 
-/* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back; if not, they are put
- * back and err names e, the call (NULL: none named) and what changed: a kernel that keeps them changed would change
- * the figures of everything measured after it. */
+/* Whether e, called with the floating-point controls `before` (fp_controls.h), gave them back, and (a kernel of
+ * ULPB_LIBRARIES) left the working directory as the libraries found it; if not, they are put back and err names e,
+ * the call (NULL: none named) and what changed: a kernel that keeps them changed would change the figures of
+ * everything measured after it, or send the run's outputs elsewhere. */
 bool ulpb_kernel_kept_controls(const ulpb_entry *e, ulpb_fp_controls before, const char *call, char *err,
                                size_t err_len);
 /* What each thread that calls kernels is doing, for a watch on calls that do not return (a hung kernel): entry is the

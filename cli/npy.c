@@ -249,7 +249,7 @@ static int parse_header(const char *s, size_t n, header_info *h, char *err, size
             if (peek(&p) == '[' && field < n && s[field] == '(') {
                 set_err(err, err_len,
                         "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, "
-                        "<f8, <u2)");
+                        "<f8, <u2, <i2)");
                 return -1;
             }
             seen = &h->have_descr;
@@ -311,7 +311,10 @@ static int lookup_descr(const char *d, size_t len, npy_array *out, char *err, si
         }
     }
     char shown[NPY_ECHO_MAX + 4];
-    set_err(err, err_len, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2, <i2)", echo(shown, d, len));
+    /* ml_dtypes' bfloat16 saves as an opaque |V2 */
+    const bool opaque_pairs = len == 3 && memcmp(d, "|V2", 3) == 0;
+    set_err(err, err_len, "unsupported dtype '%s' (supported: <f2, <f4, <f8, <u2, <i2)%s", echo(shown, d, len),
+            opaque_pairs ? "; for bfloat16, save x.view(numpy.uint16) and give --dtype bf16" : "");
     return -1;
 }
 
@@ -368,7 +371,10 @@ static int read_fd(int fd, uintmax_t fsize, npy_array *out, ulpb_sha256 *digest,
         return -1;
     }
     if ((size_t)got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
-        set_err(err, err_len, "not a .npy file (bad magic string)");
+        set_err(err, err_len, "not a .npy file (bad magic string)%s",
+                (size_t)got >= 4 && memcmp(pre, "PK\x03\x04", 4) == 0
+                    ? ": a zip archive, as numpy.savez writes; save each array with numpy.save"
+                    : "");
         return -1;
     }
     if (got < 8) {

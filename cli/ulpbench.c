@@ -169,6 +169,14 @@ static int next_option(int argc, char **argv, const char *shortopts, const struc
     return c;
 }
 
+/* Whether a and b lead to one pipe or socket (--json /dev/stdout --markdown /dev/stdout | ...), which, unlike a
+ * terminal or /dev/null, passes both documents on as one stream; as a file (> out) they collide too. */
+static bool same_pipe(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && (S_ISFIFO(sa.st_mode) || S_ISSOCK(sa.st_mode)) &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Checks the files a command will write before it runs (runs take minutes to hours): each
  * path's directory exists and is writable; NULL entries are skipped. */
 static int check_outputs(const char *sub, const char *const *paths, int count) {
@@ -179,9 +187,13 @@ static int check_outputs(const char *sub, const char *const *paths, int count) {
             return fail(sub,
                         "an output named '-': give /dev/stdout for standard output, or ./- for a file of that name");
         if (ulpb_output_check(paths[i], err, sizeof err)) return fail(sub, "%s", err);
-        for (int j = 0; j < i; j++)
+        for (int j = 0; j < i; j++) {
             if (paths[j] && ulpb_output_same(paths[i], paths[j]))
                 return fail(sub, "'%s' and '%s' name the same file for two outputs", paths[j], paths[i]);
+            if (paths[j] && same_pipe(paths[i], paths[j]))
+                return fail(sub, "'%s' and '%s' name the same pipe for two outputs: the documents would run together",
+                            paths[j], paths[i]);
+        }
     }
     return 0;
 }
@@ -409,7 +421,8 @@ static int parse_gate_limit(const char *sub, bool is_max_ulp, const char *arg, u
     const char *value;
     if (is_max_ulp) {
         double v;
-        if (parse_threshold(arg, &dt, &value)) return fail(sub, "--max-ulp needs DTYPE=VALUE, got '%s'", arg);
+        if (parse_threshold(arg, &dt, &value))
+            return fail(sub, "--max-ulp needs DTYPE=VALUE (DTYPE %s), got '%s'", dtype_choices(), arg);
         /* a subnormal limit would print as 0 in the gate's message, or as 1e-310 for another number */
         if (parse_number(value, &v) || !(v >= 0) || v == INFINITY || (v > 0 && v < DBL_MIN))
             return fail(sub, "--max-ulp needs a finite non-negative number (0, or from 2^-1022 on), got '%s'", value);
@@ -421,7 +434,8 @@ static int parse_gate_limit(const char *sub, bool is_max_ulp, const char *arg, u
     }
     unsigned long long u;
     if (parse_threshold(arg, &dt, &value) || parse_json_integer(value, &u))
-        return fail(sub, "--max-misrounded needs DTYPE=COUNT (COUNT in 0..2^53), got '%s'", arg);
+        return fail(sub, "--max-misrounded needs DTYPE=COUNT (DTYPE %s, COUNT in 0..2^53), got '%s'", dtype_choices(),
+                    arg);
     if (gate->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
     gate->max_misrounded[dt] = (long long)u;
     gate->misrounded_given[dt] = true;
@@ -985,6 +999,15 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
         return NULL;
     }
     text[len] = '\0';
+    /* JSON holds no raw control character (in strings they are escaped), and cJSON would end a string at a NUL:
+     * "omk\0x" would read as "omk" */
+    for (size_t k = 0; k < len; k++)
+        if ((unsigned char)text[k] < 0x20 && text[k] != '\t' && text[k] != '\n' && text[k] != '\r') {
+            *status = fail(sub, "'%s' is not valid JSON (a raw control character, byte 0x%02x, at byte %zu)", path,
+                           (unsigned)(unsigned char)text[k], k);
+            free(text);
+            return NULL;
+        }
     /* one document per file: a second one appended (`--json /dev/stdout >> runs.json` twice) or trailing bytes would
      * otherwise be dropped without a word */
     const char *end = NULL, *twice;
@@ -1009,9 +1032,12 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     return doc;
 }
 
+/* sysconf's count of online CPUs: a number past any machine's (1e30) is an edit, not a count */
+enum { MAX_RECORDED_CORES = 1 << 24 };
 static bool cores_recorded(const cJSON *env) {
     const cJSON *cores = cJSON_GetObjectItem(env, "cores");
-    return cJSON_IsNumber(cores) && cores->valuedouble >= 1 && cores->valuedouble == floor(cores->valuedouble);
+    return cJSON_IsNumber(cores) && cores->valuedouble >= 1 && cores->valuedouble <= MAX_RECORDED_CORES &&
+           cores->valuedouble == floor(cores->valuedouble);
 }
 
 /* The first environment entry (the libraries, omk's build and 16-bit method, ulpbench's version, the commit built, the
@@ -1038,8 +1064,9 @@ static const char *environment_difference(const cJSON *env_a, const cJSON *env_b
             return same_environment[k];
         }
     }
-    const bool cpu_a = cJSON_IsString(cJSON_GetObjectItem(env_a, "cpu")),
-               cpu_b = cJSON_IsString(cJSON_GetObjectItem(env_b, "cpu")), counted_a = cores_recorded(env_a),
+    const char *cpu_name_a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, "cpu")),
+               *cpu_name_b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, "cpu"));
+    const bool cpu_a = cpu_name_a && *cpu_name_a, cpu_b = cpu_name_b && *cpu_name_b, counted_a = cores_recorded(env_a),
                counted_b = cores_recorded(env_b);
     if (cpu_a && cpu_b && counted_a && counted_b) return NULL;
     const bool cpus = cpu_a && cpu_b;
@@ -1354,8 +1381,12 @@ static int cmd_merge(int argc, char **argv) {
     if (count < 1) return fail("merge", "no input files");
     if (check_outputs("merge", &out_path, 1)) return EXIT_USAGE;
     const char *const *names = (const char *const *)argv + optind;
-    for (int i = 0; i < count; i++) /* the merged file (-o, or stdout) would replace or append to a shard */
+    for (int i = 0; i < count; i++) { /* the merged file (-o, or stdout) would replace or append to a shard */
         if (check_not_input("merge", out_path, names[i])) return EXIT_USAGE;
+        for (int j = 0; j < i; j++) /* said so, rather than as two shards that overlap */
+            if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j]))
+                return fail("merge", "'%s' and '%s' are the same file: give each shard once", names[j], names[i]);
+    }
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
@@ -1900,7 +1931,10 @@ static int cmd_hard_cases(int argc, char **argv) {
             printf("# %s: no input of its domain [-1, 1] in the range\n", ulpb_ops[op].name);
             continue;
         }
-        const double lo = range_text ? range_lo : 0.0, hi = range_text ? range_hi : binary32_domain_max(op);
+        /* the range's part in the domain: the search would otherwise visit every input above 1 for asin (seconds
+         * per binade) to rank none of them */
+        const double domain_max = binary32_domain_max(op), lo = range_text ? fmax(range_lo, -domain_max) : 0.0,
+                     hi = range_text ? fmin(range_hi, domain_max) : domain_max;
         const int n = binary32 ? ulpb_hard_case_search_f32((ulpb_op_id)op, lo, hi, (int)keep, (int)threads, rows)
                                : ulpb_hard_case_search((ulpb_op_id)op, seed, (int)starts, (int)span, (int)keep,
                                                        (int)threads, rows);
@@ -1977,7 +2011,9 @@ static int cmd_accuracy(int argc, char **argv) {
             "uniform_bits, uniform_domain, and cos_large + cos_near_pio2 or asin_near_one + asin_near_zero, seed\n"
             "S (default %llu). Prints a Markdown table; --json/--markdown also write it to files. Baselines\n"
             "(memcpy) and entries needing an ISA this CPU lacks (see ulpbench list) are skipped, with a notice\n"
-            "when --impl names them; nothing left to run is an error.\n"
+            "when --impl names them; nothing left to run is an error. --threads N: the threads that compute the\n"
+            "reference values, and in an exhaustive run also call the kernels (default: one per core, at most\n"
+            "1024); the results do not depend on N.\n"
             "--reference fast (f32/f64): long double (f64) or binary64 (f32) glibc values with a rounding test\n"
             "instead of MPFR, which still decides the undecided inputs and measures each worst input again (the\n"
             "mean and histogram of f64 rest on the long double: about 2^-10 ULP). --shard K/N (f32/f64): slice\n"
@@ -1989,7 +2025,8 @@ static int cmd_accuracy(int argc, char **argv) {
             "zeros of cos whose nearest value it holds (range_near_pio2).\n\n"
             "       ulpbench accuracy --op {%s} --dtype f32 --exhaustive [--impl NAME] [--shard K/N]\n"
             "                        [--range LO,HI] [--reference fast|mpfr] [--threads N] [--json FILE]\n"
-            "                        [--markdown FILE] [--resume FILE] [--max-chunks N] [--checkpoint SECONDS]\n\n"
+            "                        [--markdown FILE] [--quiet] [--resume FILE] [--max-chunks N]\n"
+            "                        [--checkpoint SECONDS]\n\n"
             "Checks every binary32 input (or shard K of N, 0 <= K < N, of 4096 chunks of 2^20 patterns; with\n"
             "--range, only the inputs in [LO, HI], and --shard splits the chunks holding them, N at most their\n"
             "number) against the fast reference (glibc binary64 with a rounding test, MPFR when undecided) or MPFR\n"
@@ -2628,14 +2665,18 @@ static int cmd_eval(int argc, char **argv) {
             dtype_text = optarg;
             break;
         case 'h':
-            printf("usage: ulpbench eval --op {%s} [--impl NAME] [--dtype DTYPE] IN.npy OUT.npy\n\n"
-                   "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
-                   "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 or <i2\n"
-                   "with --dtype bf16, and writes OUT.npy with the same shape and dtype. The file's dtype decides: "
-                   "--dtype\n"
-                   "f16, f32 or f64 is only checked against it. IN.npy is a regular file (not a pipe). On any error:\n"
-                   "one line on stderr, exit status 2, and OUT.npy is not created.\n",
-                   op_choices());
+            printf(
+                "usage: ulpbench eval --op {%s} [--impl NAME] [--dtype DTYPE] IN.npy OUT.npy\n\n"
+                "Applies the op element-wise (implementation omk by default) to a NumPy .npy file (format 1.0-3.0,\n"
+                "little-endian, C order, any shape) of <f2, <f4 or <f8, or of bfloat16 bit patterns as <u2 or <i2\n"
+                "with --dtype bf16, and writes OUT.npy with the same shape and dtype. The file's dtype decides: "
+                "--dtype\n"
+                "f16, f32 or f64 is only checked against it. IN.npy is a regular file (not a pipe). The kernel is\n"
+                "called once over the whole array, out of place, and checked as 'accuracy' checks its calls (writes\n"
+                "outside the output or into the input, outputs left unwritten, floating-point controls changed).\n"
+                "On any error: one line on stderr, exit status 2, and OUT.npy is not created (a kernel that\n"
+                "crashes is named, and the signal ends the process: status 139 for SIGSEGV).\n",
+                op_choices());
             return 0;
         default:
             return bad_option("eval", c, argc, argv);
@@ -2676,8 +2717,9 @@ static int cmd_eval(int argc, char **argv) {
         return fail("eval", "'%s' %s %s needs %s, which this CPU lacks (or ULPB_DISABLE_ISA)", impl, ulpb_ops[op].name,
                     ulpb_dtypes[dtype].name, ulpb_isa_name(e->isa));
     }
-    /* in place is part of the kernel contract */
-    if (a.count && ulpb_call_in_place_checked(e, &a.data, a.count, err, sizeof err)) {
+    /* out of place, over outputs poisoned beforehand: an in-place call could not show an output left unwritten (it
+     * would hold its input) */
+    if (a.count && ulpb_call_whole_checked(e, a.data, a.data, a.count, err, sizeof err)) {
         npy_free(&a);
         return fail("eval", "%s", err);
     }
@@ -2824,21 +2866,26 @@ static void report_crash(int sig) {
     raise(sig);
 }
 
-/* exit() called inside a kernel under test would end the run with the kernel's status (0 reads as success): the
- * status becomes 2, with a message. */
-static void refuse_exit_from_kernel(void) {
+/* exit() or quick_exit() called inside a kernel under test would end the run with the kernel's status (0 reads as
+ * success): the status becomes 2, with a message. (_exit and _Exit run no handler: README, "Your own kernels".) */
+static void refuse_ending_from_kernel(const char *how) {
     char message[1024];
     size_t used = 0;
     append_text(message, sizeof message, &used, "ulpbench: ");
     const size_t prefix = used;
     used += describe_running_kernel(message + used, sizeof message - used);
     if (used == prefix) return;
-    append_text(message, sizeof message, &used, " called exit(): the run is incomplete\n");
+    append_text(message, sizeof message, &used, " called ");
+    append_text(message, sizeof message, &used, how);
+    append_text(message, sizeof message, &used, ": the run is incomplete\n");
     ssize_t ignored = write(STDERR_FILENO, message, used);
     (void)ignored;
     ulpb_remove_pending_outputs();
     _exit(EXIT_USAGE);
 }
+
+static void refuse_exit_from_kernel(void) { refuse_ending_from_kernel("exit()"); }
+static void refuse_quick_exit_from_kernel(void) { refuse_ending_from_kernel("quick_exit()"); }
 
 /* A kernel call that does not return (a kernel under test that hangs) would hold a CI job until the job's own timeout,
  * naming nothing: a thread watches every calling thread's calls (ulpb_kernel_calls) and ends the run, with exit
@@ -2969,6 +3016,7 @@ static void watch_kernels_under_test(void) {
     sigemptyset(&crash.sa_mask);
     for (int k = 0; k < CRASH_SIGNALS; k++) sigaction(crash_signals[k], &crash, &crash_previous[k]);
     atexit(refuse_exit_from_kernel);
+    at_quick_exit(refuse_quick_exit_from_kernel);
 }
 
 int main(int argc, char **argv) {

@@ -7,7 +7,8 @@
  *             its output, cos f16 writes y[-1];
  *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
- *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2, asin f64 leaves its last output unwritten in
+ *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2 (quick_exit(0) with ULPB_DEMO_QUICK_EXIT
+ *           set; with ULPB_DEMO_CHDIR set, it changes the working directory to that one instead), asin f64 leaves its last output unwritten in
  *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4, asin
  *           bf16 never returns from calls of 5 (and with ULPB_DEMO_HANG_MARKER set, makes that file when it starts);
  *   stuck_*: what goes wrong on a worker thread of an exhaustive run: cos f32 never returns from a call of one of the
@@ -17,7 +18,8 @@
  *   deep_cos_f32: calls the library's own function of a name that SLEEF's library exports too.
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
  * GCC's crtfastmath.o does for a library linked with -ffast-math; with ULPB_DEMO_HANG_AT_LOAD set, its constructor
- * never returns, with ULPB_DEMO_EXIT_AT_LOAD it calls exit(0), with ULPB_DEMO_CRASH_AT_LOAD it crashes. demo offers no
+ * never returns, with ULPB_DEMO_EXIT_AT_LOAD it calls exit(0), with ULPB_DEMO_CRASH_AT_LOAD it crashes, with
+ * ULPB_DEMO_CHDIR_AT_LOAD it changes the working directory to that one. demo offers no
  * binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says so on stderr
  * (test_cli checks that a setting with a bad item loads nothing). */
 #define _GNU_SOURCE /* gettid */
@@ -110,7 +112,10 @@ void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n) {
 }
 
 void rude_cos_f64(const double *x, double *y, size_t n) {
-    if (n == 2) exit(0);
+    const char *elsewhere = getenv("ULPB_DEMO_CHDIR");
+    if (n == 2 && elsewhere && chdir(elsewhere) != 0) abort();
+    if (n == 2 && !elsewhere && getenv("ULPB_DEMO_QUICK_EXIT")) quick_exit(0);
+    if (n == 2 && !elsewhere) exit(0);
     for (size_t i = 0; i < n; i++) y[i] = cos(x[i]);
 }
 
@@ -183,4 +188,6 @@ __attribute__((constructor)) static void announce(void) {
     while (getenv("ULPB_DEMO_HANG_AT_LOAD")) sleep(1);
     if (getenv("ULPB_DEMO_EXIT_AT_LOAD")) exit(0);
     if (getenv("ULPB_DEMO_CRASH_AT_LOAD")) raise(SIGSEGV);
+    const char *elsewhere = getenv("ULPB_DEMO_CHDIR_AT_LOAD");
+    if (elsewhere && chdir(elsewhere) != 0) abort();
 }

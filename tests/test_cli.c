@@ -1001,6 +1001,8 @@ static void sampled_shards_merge(void **state) {
         {"environment", "cpu", "7", "s2bad.json: its \"environment\" has no \"cpu\""},
         {"environment", "cores", "\"two\"", "s2bad.json: its \"environment\" has no \"cores\""},
         {"environment", "cores", "0", "s2bad.json: its \"environment\" has no \"cores\""},
+        {"environment", "cores", "1e30", "s2bad.json: its \"environment\" has no \"cores\""},
+        {"environment", "cpu", "\"\"", "s2bad.json: its \"environment\" has no \"cpu\""},
     };
     for (size_t i = 0; i < sizeof bad_record / sizeof bad_record[0]; i++) {
         cJSON *edited_doc = load_json("s2.json");
@@ -1018,6 +1020,8 @@ static void sampled_shards_merge(void **state) {
     fclose(other_kind);
     expect_merge_refused("s2bad.json has no \"schema\" or \"schema_version\": not the JSON of an ulpbench accuracy run",
                          "a bench result");
+    /* the same shard twice is named as such, not as two shards that overlap */
+    expect_usage_error("merge $D/s0.json $D/s1.json $D/./s1.json", "are the same file: give each shard once");
     /* a key given twice in one object (cJSON would read the first), here in two letter cases */
     char *shard_text = slurp(path("s2.json"));
     const char *seconds_at = strstr(shard_text, "\"seconds\":");
@@ -1028,6 +1032,19 @@ static void sampled_shards_merge(void **state) {
     fclose(other_kind);
     free(shard_text);
     expect_merge_refused("econds\" twice in one object: not a file ulpbench wrote", "a key twice");
+    /* a raw NUL in a string: cJSON would end the string there ("omk\0x" read as "omk"); JSON escapes it */
+    shard_text = slurp(path("s2.json"));
+    const char *impl_at = strstr(shard_text, "\"impl\":");
+    assert_non_null(impl_at);
+    const size_t value_at = (size_t)(strchr(impl_at + 7, '"') + 2 - shard_text); /* after the value's first letter */
+    other_kind = fopen(path("s2bad.json"), "w");
+    assert_non_null(other_kind);
+    assert_int_equal(fwrite(shard_text, 1, value_at, other_kind), value_at);
+    fputc('\0', other_kind);
+    fputs(shard_text + value_at, other_kind);
+    fclose(other_kind);
+    free(shard_text);
+    expect_merge_refused("s2bad.json' is not valid JSON (a raw control character, byte 0x00, at byte", "a raw NUL");
     /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
     for (int k = 0; k < 3; k++) {
         char name[16];
@@ -2502,6 +2519,18 @@ static void outputs_through_links_and_pipes(void **state) {
     cJSON_Delete(json);
     free(text);
 
+    /* two outputs through one pipe would run together into one stream, as they would collide in one file */
+    snprintf(cmd, sizeof cmd,
+             "{ %s accuracy --op cos --dtype f16 --impl omk --json /dev/stdout --markdown /dev/stdout 2>'%s'; "
+             "echo $? > '%s'; } | cat > '%s'",
+             ULPBENCH_BIN, path("err.txt"), path("status.txt"), path("piped.txt"));
+    assert_int_equal(system(cmd), 0);
+    text = slurp(path("status.txt"));
+    char *err = slurp(path("err.txt")), *piped = slurp(path("piped.txt"));
+    if (strcmp(text, "2\n") != 0 || !one_line_with(err, "name the same pipe for two outputs") || *piped)
+        fail_msg("two outputs into one pipe: status %s, stderr '%s', output '%.100s'", text, err, piped);
+    free(text), free(err), free(piped);
+
     /* a full stdout is an error, not a silent loss, for help texts too */
     static const char *const to_full[] = {"list", "--help", "accuracy --help"};
     for (size_t i = 0; i < sizeof to_full / sizeof to_full[0]; i++) {
@@ -2918,7 +2947,8 @@ static void copy_file(const char *from, const char *to, size_t most, const char 
  * libraries). */
 static int forget_libraries(void **state) {
     (void)state;
-    return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE") || unsetenv("ULPB_DEMO_FLUSH_AT_LOAD");
+    return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE") || unsetenv("ULPB_DEMO_FLUSH_AT_LOAD") ||
+           unsetenv("ULPB_DEMO_QUICK_EXIT") || unsetenv("ULPB_DEMO_CHDIR");
 }
 
 /* The tail mistakes of hand-written vector loops (demo_kernels.c's sloppy_*): ulpbench calls every kernel with every
@@ -2951,6 +2981,12 @@ static void kernels_that_write_wrong_places_are_refused(void **state) {
     const size_t three = 3;
     write_array("sh.npy", NPY_F2, 1, &three, h);
     expect_usage_error("eval --op cos --impl sloppy $D/sh.npy $D/sy.npy", "wrote outside its output: y[-1] changed");
+    /* outputs left unwritten: an in-place call would leave the inputs there, and exit status 0 */
+    float twenty[20];
+    for (int i = 0; i < 20; i++) twenty[i] = 0.05f * (float)i;
+    const size_t twenty_count = 20;
+    write_array("s20.npy", NPY_F4, 1, &twenty_count, twenty);
+    expect_usage_error("eval --op cos --impl sloppy $D/s20.npy $D/sy.npy", "'sloppy' cos f32 left y[16] unwritten");
     assert_false(exists(path("sl.json")) || exists(path("sy.npy")) || exists(path("slr")));
     assert_no_temp_files_in(g_dir);
     /* the same calls pass for a kernel that keeps to its outputs: demo's, and omk's and the peers' in every test */
@@ -3059,6 +3095,27 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: 'rude' cos f64 (a call with n = 2) called exit(): the run is incomplete");
     assert_false(exists(path("ru.json")));
+    assert_int_equal(setenv("ULPB_DEMO_QUICK_EXIT", "1", 1), 0);
+    expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
+                       "ulpbench: 'rude' cos f64 (a call with n = 2) called quick_exit(): the run is incomplete");
+    assert_int_equal(unsetenv("ULPB_DEMO_QUICK_EXIT"), 0);
+    assert_false(exists(path("ru.json")));
+    /* a kernel that changes the working directory would send relative output paths elsewhere: refused, and the
+     * directory the run made for its outputs is removed from where it was made */
+    assert_int_equal(mkdir(path("elsewhere"), 0700), 0);
+    assert_int_equal(setenv("ULPB_DEMO_CHDIR", path("elsewhere"), 1), 0);
+    char in_d[1024];
+    snprintf(in_d, sizeof in_d, "cd '%s' && ", g_dir);
+    const int chdir_status = run_program(in_d, ULPBENCH_BIN,
+                                         "report --op cos --dtype f64 --impl rude --samples 100 --no-bench "
+                                         "--output-dir moved");
+    err = slurp(path("err.txt"));
+    if (chdir_status != 2 || !one_line_with(err, "'rude' cos f64 changed the working directory in a call with n = 2"))
+        fail_msg("a kernel that changes the working directory: status %d, stderr '%s'", chdir_status, err);
+    free(err);
+    assert_int_equal(unsetenv("ULPB_DEMO_CHDIR"), 0);
+    assert_false(exists(path("moved")));
+    assert_int_equal(rmdir(path("elsewhere")), 0); /* empty: nothing was written there */
     /* a call that never returns ends the run too, naming the kernel, instead of holding a CI job until its timeout
      * (here a minute's: a run that the watch does not end is killed and fails the test) */
     const int hung_status = run_program("ULPB_KERNEL_TIMEOUT=0.5 timeout -s KILL 60 ", ULPBENCH_BIN,
@@ -3160,6 +3217,11 @@ static void kernels_that_upset_the_run_are_named(void **state) {
                          "has not returned after 0.5 s", false);
     expect_loading_named("ULPB_DEMO_EXIT_AT_LOAD=1 ", "called exit(): the run is incomplete\n", false);
     expect_loading_named("ULPB_DEMO_CRASH_AT_LOAD=1 ", "crashed: SIGSEGV (invalid memory access)\n", true);
+    const int moved_status = run_program("ULPB_DEMO_CHDIR_AT_LOAD=/ ", ULPBENCH_BIN, "list");
+    err = slurp(path("err.txt"));
+    if (moved_status != 2 || !one_line_with(err, "changed the working directory (to '/'); a library must leave it"))
+        fail_msg("a constructor that changes the working directory: status %d, stderr '%s'", moved_status, err);
+    free(err);
     /* a long path is shown by its two ends, 100 bytes each, cut between UTF-8 characters: here the head stops before
      * the "\xc3\xa9" (e acute) that starts at byte 99; components of 100 bytes or less, as every file system allows */
     char outer[256], inner[384], long_library[512];
@@ -3363,6 +3425,16 @@ static void users_kernels_through_ulpb_libraries(void **state) {
     snprintf(copy_setting, sizeof copy_setting, "demo=%s", path("short.so"));
     assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
     expect_usage_error("list", "is cut short");
+    /* another CPU's library: dlopen would say "No such file or directory" */
+    copy_file(ULPB_DEMO_KERNELS, path("arm.so"), SIZE_MAX, NULL);
+    FILE *arm = fopen(path("arm.so"), "r+b");
+    assert_non_null(arm);
+    assert_int_equal(fseek(arm, 18, SEEK_SET), 0); /* e_machine, little-endian */
+    assert_int_equal(fwrite("\xb7\x00", 1, 2, arm), 2);
+    fclose(arm);
+    snprintf(copy_setting, sizeof copy_setting, "demo=%s", path("arm.so"));
+    assert_int_equal(setenv("ULPB_LIBRARIES", copy_setting, 1), 0);
+    expect_usage_error("list", "it is a library for another CPU (ELF machine 183, not x86-64's 62)");
     /* five libraries are too many, with or without --help, and nothing of the first four stays loaded */
     snprintf(copy_setting, sizeof copy_setting, "a:demo=%s,b:demo=%s,c:demo=%s,d:demo=%s,e:demo=%s", ULPB_DEMO_KERNELS,
              ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS, ULPB_DEMO_KERNELS);

@@ -356,6 +356,9 @@ static void test_reject_bad_magic(void **state) {
     expect_read_fail("magic1.npy", "not a .npy file");
     write_file("magic2.npy", "", 0);
     expect_read_fail("magic2.npy", "not a .npy file");
+    /* numpy.savez's .npz is a zip archive of .npy files: the message says so */
+    write_file("arrays.npz", "PK\x03\x04\x14\x00\x00\x00", 8);
+    expect_read_fail("arrays.npz", "not a .npy file (bad magic string): a zip archive, as numpy.savez writes");
     write_file("magic3.npy", "\x93NUM", 4);
     expect_read_fail("magic3.npy", "not a .npy file");
     write_file("magic4.npy", "\x93NUMPX\x01\x00\x00\x00", 10);
@@ -474,9 +477,13 @@ static void test_reject_unsupported_dtype(void **state) {
     expect_v1_fail("{'descr': '<f4\xe9\xff', 'fortran_order': False, 'shape': (5,), }", 20,
                    "unsupported dtype '<f4?"
                    "?' (supported");
+    /* ml_dtypes' bfloat16 is saved as opaque pairs of bytes: the message says how to save it instead */
+    expect_v1_fail("{'descr': '|V2', 'fortran_order': False, 'shape': (5,), }", 10,
+                   "unsupported dtype '|V2' (supported: <f2, <f4, <f8, <u2, <i2); for bfloat16, save "
+                   "x.view(numpy.uint16) and give --dtype bf16");
     /* a structured dtype (numpy writes its descr as a list of fields) is a valid file, not a malformed header */
     expect_v1_fail("{'descr': [('a', '<f4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,), }", 12,
-                   "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, <f8, <u2)");
+                   "unsupported dtype: a structured dtype (a list of fields; supported: <f2, <f4, <f8, <u2, <i2)");
 }
 
 static void test_reject_big_endian(void **state) {
