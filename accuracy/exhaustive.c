@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "result_io.h"
 
 #ifndef ULPB_VERSION
@@ -205,6 +206,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
         ulpb_call_buffer calls;
         if (!cr || !in || !out || !refs || ulpb_call_buffer_init(&calls, &ulpb_dtypes[ULPB_DTYPE_f32])) {
             fputs("ulpbench: out of memory\n", stderr);
+            ulpb_note_ending(2);
             exit(2);
         }
 #pragma omp for schedule(dynamic, 1)

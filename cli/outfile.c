@@ -316,12 +316,23 @@ void ulpb_remove_pending_outputs(void) {
 /* Held by a write of outputs from its list of temporary files to their renames (ulpb_exit_removing_pending_outputs). */
 static pthread_mutex_t writing_outputs = PTHREAD_MUTEX_INITIALIZER;
 
+static volatile int ending_pipe = -1;
+void ulpb_set_ending_pipe(int fd) { ending_pipe = fd; }
+void ulpb_note_ending(int status) {
+    const unsigned char byte = (unsigned char)status;
+    if (ending_pipe >= 0) {
+        const ssize_t written = write(ending_pipe, &byte, 1); /* a full pipe: the last note is lost, not waited for */
+        (void)written;
+    }
+}
+
 void ulpb_exit_removing_pending_outputs(int status) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 10; /* a write stuck on a full pipe must not keep a hung run alive */
     pthread_mutex_timedlock(&writing_outputs, &deadline);
     ulpb_remove_pending_outputs();
+    ulpb_note_ending(status);
     _exit(status);
 }
 

@@ -68,5 +68,10 @@ void ulpb_remove_pending_outputs(void);
  * them (the watch on hung kernel calls): a write in progress is let finish first (up to 10 s), so that no output is
  * left half-replaced and no list of temporary files is read while it is freed. */
 _Noreturn void ulpb_exit_removing_pending_outputs(int status);
+/* The process that waits for this one (ulpbench's supervisor, with ULPB_LIBRARIES: cli/ulpbench.c) learns through fd
+ * (-1: none) the status each of ulpbench's own ways of ending gives, noted by ulpb_note_ending (async-signal-safe):
+ * an ending it was not told of came from elsewhere, a library's _exit, say. */
+void ulpb_set_ending_pipe(int fd);
+void ulpb_note_ending(int status);
 
 #endif

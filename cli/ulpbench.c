@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -149,6 +152,7 @@ static int next_option(int argc, char **argv, const char *shortopts, const struc
     const int c = getopt_long(argc, argv, shortopts, opts, longindex);
     if (c == -1 && g_env_error && *g_env_error) { /* no help after all (main): the run would misdescribe itself */
         fail_early("%s", g_env_error);
+        ulpb_note_ending(EXIT_USAGE);
         exit(EXIT_USAGE);
     }
     if (c != -1 && c != '?' && c != ':' && optarg && optind >= 2 && optarg == argv[optind - 1] &&
@@ -205,6 +209,15 @@ static int check_not_input(const char *sub, const char *output, const char *inpu
     if (!ulpb_output_same(output ? output : "/dev/stdout", input)) return 0;
     if (!output) return fail(sub, "standard output is the input file '%s'; write the result to another file", input);
     return fail(sub, "'%s' names input '%s'; write the result to a new file", output, input);
+}
+
+/* Refuses a file given twice among names (by any path to it; a missing one is left to the reading, which names it). */
+static int check_each_file_once(const char *sub, const char *const *names, int count, const char *what) {
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < i; j++)
+            if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j]))
+                return fail(sub, "'%s' and '%s' are the same file: give each %s once", names[j], names[i], what);
+    return 0;
 }
 
 /* The environment variables that choose what a run measures, as "NAME=value " words before the command it records:
@@ -1381,12 +1394,10 @@ static int cmd_merge(int argc, char **argv) {
     if (count < 1) return fail("merge", "no input files");
     if (check_outputs("merge", &out_path, 1)) return EXIT_USAGE;
     const char *const *names = (const char *const *)argv + optind;
-    for (int i = 0; i < count; i++) { /* the merged file (-o, or stdout) would replace or append to a shard */
+    for (int i = 0; i < count; i++) /* the merged file (-o, or stdout) would replace or append to a shard */
         if (check_not_input("merge", out_path, names[i])) return EXIT_USAGE;
-        for (int j = 0; j < i; j++) /* said so, rather than as two shards that overlap */
-            if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j]))
-                return fail("merge", "'%s' and '%s' are the same file: give each shard once", names[j], names[i]);
-    }
+    /* said so, rather than as two shards that overlap */
+    if (check_each_file_once("merge", names, count, "shard")) return EXIT_USAGE;
     cJSON **docs = calloc((size_t)count, sizeof *docs);
     int status = 0;
     for (int i = 0; i < count && status == 0; i++) docs[i] = read_json_file("merge", names[i], &status);
@@ -1703,12 +1714,9 @@ static int cmd_gate(int argc, char **argv) {
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
     const char *const *names = (const char *const *)argv + optind;
-    for (int i = 0; i < count; i++) { /* the verdict would be appended to a result */
+    for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
-        for (int j = 0; j < i; j++) /* its rows would be counted twice */
-            if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j])) /* a missing one: below */
-                return fail("gate", "'%s' and '%s' are the same file: give each result once", names[j], names[i]);
-    }
+    if (check_each_file_once("gate", names, count, "result")) return EXIT_USAGE; /* its rows would count twice */
     char expected_sha256[65];
     if (inputs_path) {
         npy_array array;
@@ -2867,7 +2875,7 @@ static void report_crash(int sig) {
 }
 
 /* exit() or quick_exit() called inside a kernel under test would end the run with the kernel's status (0 reads as
- * success): the status becomes 2, with a message. (_exit and _Exit run no handler: README, "Your own kernels".) */
+ * success): the status becomes 2, with a message. (_exit and _Exit run no handler: supervise_the_run.) */
 static void refuse_ending_from_kernel(const char *how) {
     char message[1024];
     size_t used = 0;
@@ -2881,11 +2889,127 @@ static void refuse_ending_from_kernel(const char *how) {
     ssize_t ignored = write(STDERR_FILENO, message, used);
     (void)ignored;
     ulpb_remove_pending_outputs();
+    ulpb_note_ending(EXIT_USAGE);
     _exit(EXIT_USAGE);
 }
 
 static void refuse_exit_from_kernel(void) { refuse_ending_from_kernel("exit()"); }
 static void refuse_quick_exit_from_kernel(void) { refuse_ending_from_kernel("quick_exit()"); }
+
+/* ---- a library that ends the process itself ------------------------------------------------------------------ */
+
+/* _exit(), _Exit() or an exit system call in a library of ULPB_LIBRARIES (in a kernel, a constructor or a destructor)
+ * ends the process at once, without exit()'s handlers, with the library's status: 0 would read as success, and no
+ * handler can see it (the library binds its own _exit: RTLD_DEEPBIND). So with libraries to load, the run goes on in a
+ * child process and this one, the process the caller started, waits for it: the child notes each status it ends with
+ * itself (ulpb_note_ending), and an ending it did not note is reported here, with status 2 (or the child's, when not
+ * 0: a sanitizer's report). A signal that ends the child ends this process the same way; SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, SIGUSR2 and SIGCONT are passed on to it, a SIGSTOP of this process stops it at the watch's next
+ * look (stop_with_the_supervisor), and it dies with this process (PR_SET_PDEATHSIG). */
+static volatile pid_t supervised_child;
+static pid_t supervisor;
+
+static void pass_signal_on(int sig) {
+    if (supervised_child > 0) kill(supervised_child, sig);
+}
+
+/* In the child: a supervisor stopped (kill -STOP, which it cannot pass on) stops the run too, until its SIGCONT. */
+static void stop_with_the_supervisor(void) {
+    if (!supervisor) return;
+    char stat_path[64], stat[256] = "";
+    snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", (long)supervisor);
+    const int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    const ssize_t n = read(fd, stat, sizeof stat - 1);
+    close(fd);
+    const char *state = n > 0 ? strrchr(stat, ')') : NULL; /* "PID (NAME) STATE ...", NAME may hold ") " */
+    if (state && (state[2] == 'T' || state[2] == 't')) kill(getpid(), SIGSTOP);
+}
+
+static _Noreturn void end_as_the_child_did(int wait_status, int noted, bool was_noted) {
+    if (WIFSIGNALED(wait_status)) {
+        const int sig = WTERMSIG(wait_status);
+        const struct rlimit no_core = {0, 0}; /* the child's core, if any, is the one to read */
+        setrlimit(RLIMIT_CORE, &no_core);
+        signal(sig, SIG_DFL);
+        sigset_t only;
+        sigemptyset(&only);
+        sigaddset(&only, sig);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    const int status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : EXIT_USAGE;
+    if (was_noted && status == noted) _exit(status);
+    char message[512];
+    int len;
+    if (!was_noted)
+        len =
+            snprintf(message, sizeof message,
+                     "ulpbench: the run ended before it finished, with exit status %d that ulpbench did not give: a "
+                     "library of ULPB_LIBRARIES ended the process (_exit, _Exit or an exit system call, in a kernel or "
+                     "as it loaded); the run is incomplete\n",
+                     status);
+    else
+        len =
+            snprintf(message, sizeof message,
+                     "ulpbench: the process ended with exit status %d where the run ended with %d: a library of "
+                     "ULPB_LIBRARIES changed it as the process ended (_exit in a destructor, say); status %d stands\n",
+                     status, noted, status != 0 ? status : noted);
+    const ssize_t ignored = write(STDERR_FILENO, message, len > 0 && (size_t)len < sizeof message ? (size_t)len : 0);
+    (void)ignored;
+    _exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : (status != 0 ? status : noted));
+}
+
+/* Returns in the child (or, when no child can be made, in this process, with a warning); the supervisor ends inside. */
+static void supervise_the_run(void) {
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) {
+        fputs("ulpbench: warning: no watch on a library that ends the process itself (no pipe)\n", stderr);
+        return;
+    }
+    const pid_t parent = getpid();
+    const pid_t child = fork();
+    if (child < 0) {
+        close(pipe_fds[0]), close(pipe_fds[1]);
+        fputs("ulpbench: warning: no watch on a library that ends the process itself (fork failed)\n", stderr);
+        return;
+    }
+    if (child == 0) {
+        close(pipe_fds[0]);
+        fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) raise(SIGKILL); /* the supervisor died before the line above */
+        supervisor = parent;
+        ulpb_set_ending_pipe(pipe_fds[1]);
+        return;
+    }
+    close(pipe_fds[1]);
+    supervised_child = child;
+    static const int passed_on[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT};
+    struct sigaction pass = {0};
+    pass.sa_handler = pass_signal_on;
+    pass.sa_flags = SA_RESTART;
+    sigemptyset(&pass.sa_mask);
+    for (size_t k = 0; k < sizeof passed_on / sizeof *passed_on; k++) {
+        struct sigaction was;
+        if (sigaction(passed_on[k], NULL, &was) == 0 && was.sa_handler != SIG_IGN) /* nohup's SIGHUP stays ignored */
+            sigaction(passed_on[k], &pass, NULL);
+    }
+    int wait_status = 0;
+    while (waitpid(child, &wait_status, 0) < 0)
+        if (errno != EINTR) {
+            wait_status = EXIT_USAGE << 8;
+            break;
+        }
+    /* the last status noted; the pipe's write end closed with the child (and any process it made: close-on-exec) */
+    unsigned char notes[64];
+    int noted = -1;
+    fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
+    for (ssize_t n; (n = read(pipe_fds[0], notes, sizeof notes)) > 0 || (n < 0 && errno == EINTR);)
+        if (n > 0) noted = notes[n - 1];
+    end_as_the_child_did(wait_status, noted, noted >= 0);
+}
 
 /* A kernel call that does not return (a kernel under test that hangs) would hold a CI job until the job's own timeout,
  * naming nothing: a thread watches every calling thread's calls (ulpb_kernel_calls) and ends the run, with exit
@@ -2942,6 +3066,7 @@ static void *end_the_run_when_a_call_hangs(void *unused) {
     const double period = fmin(fmax(kernel_timeout_s / 4, 0.05), 0.5);
     double last_look = monotonic_seconds();
     while (watch_pause(period)) {
+        stop_with_the_supervisor();
         const double now = monotonic_seconds();
         /* a look a second overdue: the process was stopped (SIGSTOP, ^Z) or the machine suspended, and the calls did
          * not run meanwhile; they start their time again */
@@ -3082,11 +3207,14 @@ int main(int argc, char **argv) {
     /* the user's kernels join the registry before any command reads it; after OMK_ISA is set, for a library that
      * reads it when loaded */
     if (!*env_error) read_kernel_timeout(env_error, sizeof env_error);
+    const char *libraries = getenv("ULPB_LIBRARIES");
+    if (!*env_error && libraries && *libraries) supervise_the_run(); /* before any thread is made */
     if (!*env_error) watch_for_hung_kernels();
     if (!*env_error) ulpb_load_libraries(getenv("ULPB_LIBRARIES"), env_error, sizeof env_error);
     if (*env_error && !help) {
         fail_early("%s", env_error);
         for (int i = 0; i < g_env_count; i++) free(env_words[i]);
+        ulpb_note_ending(EXIT_USAGE);
         return EXIT_USAGE;
     }
     g_env_error = env_error;
@@ -3132,5 +3260,7 @@ int main(int argc, char **argv) {
     free(command);
     free(g_dropped);
     for (int i = 0; i < g_env_count; i++) free(env_words[i]);
-    return checked_exit_status(status);
+    status = checked_exit_status(status);
+    ulpb_note_ending(status);
+    return status;
 }

@@ -7,9 +7,10 @@
  *             its output, cos f16 writes y[-1];
  *   rude_*: what else a kernel under test can do to the run measuring it: cos f32 leaves the rounding mode toward zero,
  *           asin f32 writes into its input, cos f16 is wrong only in calls of 2048 elements or more, asin f16 crashes
- *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2 (quick_exit(0) with ULPB_DEMO_QUICK_EXIT
- *           set; with ULPB_DEMO_CHDIR set, it changes the working directory to that one instead), asin f64 leaves its last output unwritten in
- *           calls of 1032 elements or more that are not in place, cos bf16 overflows its stack in calls of 4, asin
+ *           in calls of 3 elements, cos f64 calls exit(0) in calls of 2 (with ULPB_DEMO_END=quick_exit or _exit,
+ *           that function; with ULPB_DEMO_CHDIR set, it changes the working directory to that one instead), asin f64
+ *           leaves its last output unwritten in calls of 1032 elements or more that are not in place, cos bf16
+ *           overflows its stack in calls of 4, asin
  *           bf16 never returns from calls of 5 (and with ULPB_DEMO_HANG_MARKER set, makes that file when it starts);
  *   stuck_*: what goes wrong on a worker thread of an exhaustive run: cos f32 never returns from a call of one of the
  *            first four chunks, asin f32 overflows its stack;
@@ -19,7 +20,8 @@
  * Loaded with ULPB_DEMO_FLUSH_AT_LOAD set, it turns on flush to zero and denormals are zero in its constructor, as
  * GCC's crtfastmath.o does for a library linked with -ffast-math; with ULPB_DEMO_HANG_AT_LOAD set, its constructor
  * never returns, with ULPB_DEMO_EXIT_AT_LOAD it calls exit(0), with ULPB_DEMO_CRASH_AT_LOAD it crashes, with
- * ULPB_DEMO_CHDIR_AT_LOAD it changes the working directory to that one. demo offers no
+ * ULPB_DEMO_CHDIR_AT_LOAD it changes the working directory to that one, and with ULPB_DEMO_EXIT_AT_END its destructor,
+ * at the process's exit, calls _exit(0). demo offers no
  * binary64 kernels: a library need not offer every kernel. Loaded with ULPB_DEMO_ANNOUNCE set, it says so on stderr
  * (test_cli checks that a setting with a bad item loads nothing). */
 #define _GNU_SOURCE /* gettid */
@@ -114,7 +116,9 @@ void rude_asin_f16(const uint16_t *x, uint16_t *y, size_t n) {
 void rude_cos_f64(const double *x, double *y, size_t n) {
     const char *elsewhere = getenv("ULPB_DEMO_CHDIR");
     if (n == 2 && elsewhere && chdir(elsewhere) != 0) abort();
-    if (n == 2 && !elsewhere && getenv("ULPB_DEMO_QUICK_EXIT")) quick_exit(0);
+    const char *end = getenv("ULPB_DEMO_END");
+    if (n == 2 && !elsewhere && end && strcmp(end, "quick_exit") == 0) quick_exit(0);
+    if (n == 2 && !elsewhere && end && strcmp(end, "_exit") == 0) _exit(0);
     if (n == 2 && !elsewhere) exit(0);
     for (size_t i = 0; i < n; i++) y[i] = cos(x[i]);
 }
@@ -190,4 +194,8 @@ __attribute__((constructor)) static void announce(void) {
     if (getenv("ULPB_DEMO_CRASH_AT_LOAD")) raise(SIGSEGV);
     const char *elsewhere = getenv("ULPB_DEMO_CHDIR_AT_LOAD");
     if (elsewhere && chdir(elsewhere) != 0) abort();
+}
+
+__attribute__((destructor)) static void end_the_process(void) {
+    if (getenv("ULPB_DEMO_EXIT_AT_END")) _exit(0);
 }

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 235 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 244 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -769,7 +769,7 @@ MUTANTS = [
     ("a result's shown max ULP is not held to the state's, which gate reads",
      "accuracy/result_io.c", "if (!(fabs(shown_max_ulp - s->max_ulp) <= 0x1p-40 * fmax(1.0, s->max_ulp))) {", "if (0) {"),
     ("gate counts the rows of a result given twice twice",
-     "cli/ulpbench.c", "if (access(names[i], F_OK) == 0 && ulpb_output_same(names[i], names[j]))", "if (0)"),
+     "cli/ulpbench.c", 'if (check_each_file_once("gate", names, count, "result")) return EXIT_USAGE;', ""),
     ("gate holds a library's rows for a library of that name rebuilt since",
      "cli/ulpbench.c", "if (library_rows && ulpb_libraries_differ(&ran, &here)) {", "if (0) {"),
     ("gate takes a limit for a dtype the results hold no row of, which gates nothing",
@@ -781,6 +781,26 @@ MUTANTS = [
      "accuracy/result_io.c", "    if (isnan(expected))", "    if (0)"),
     ("a binary32-only run's Markdown speaks of the 16-bit inputs",
      "cli/ulpbench.c", 'sixteen_bit ? "f16/bf16: all 65,536 inputs. " : ""', '"f16/bf16: all 65,536 inputs. "'),
+    ("eval calls in place: an output left unwritten holds its input",
+     "accuracy/accuracy.c", "call_once(e, &b, in, n, false, 0, 0, out,", "call_once(e, &b, in, n, true, 0, 0, out,"),
+    ("a library's kernel that changes the working directory is measured",
+     "accuracy/registry.c", "if (e->role == ULPB_ROLE_LIBRARY && !working_directory_kept(what, sizeof what)) {",
+     "if (0) {"),
+    ("quick_exit() in a kernel ends the run with the kernel's status",
+     "cli/ulpbench.c", "    at_quick_exit(refuse_quick_exit_from_kernel);\n", ""),
+    ("a raw NUL in a result cuts a string short unseen",
+     "cli/ulpbench.c", "if ((unsigned char)text[k] < 0x20 && text[k] != '\\t'", "if (0 && text[k] != '\\t'"),
+    ("two outputs through one pipe run together",
+     "cli/ulpbench.c", "if (paths[j] && same_pipe(paths[i], paths[j]))", "if (0)"),
+    ("_exit() in a library's kernel ends the run with the kernel's status",
+     "cli/ulpbench.c", "if (!*env_error && libraries && *libraries) supervise_the_run();", ""),
+    ("a destructor's _exit(0) turns a failed gate into a pass",
+     "cli/ulpbench.c", "_exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : (status != 0 ? status : noted));",
+     "_exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : status);"),
+    ("the run outlives the process the caller started, killed alone",
+     "cli/ulpbench.c", "        prctl(PR_SET_PDEATHSIG, SIGKILL);\n", ""),
+    ("a stop of the process the caller started leaves the run going, its time counted",
+     "cli/ulpbench.c", "        stop_with_the_supervisor();\n", ""),
 ]
 
 

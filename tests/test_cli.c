@@ -2948,7 +2948,7 @@ static void copy_file(const char *from, const char *to, size_t most, const char 
 static int forget_libraries(void **state) {
     (void)state;
     return unsetenv("ULPB_LIBRARIES") || unsetenv("ULPB_DEMO_ANNOUNCE") || unsetenv("ULPB_DEMO_FLUSH_AT_LOAD") ||
-           unsetenv("ULPB_DEMO_QUICK_EXIT") || unsetenv("ULPB_DEMO_CHDIR");
+           unsetenv("ULPB_DEMO_END") || unsetenv("ULPB_DEMO_EXIT_AT_END") || unsetenv("ULPB_DEMO_CHDIR");
 }
 
 /* The tail mistakes of hand-written vector loops (demo_kernels.c's sloppy_*): ulpbench calls every kernel with every
@@ -3095,11 +3095,32 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: 'rude' cos f64 (a call with n = 2) called exit(): the run is incomplete");
     assert_false(exists(path("ru.json")));
-    assert_int_equal(setenv("ULPB_DEMO_QUICK_EXIT", "1", 1), 0);
+    assert_int_equal(setenv("ULPB_DEMO_END", "quick_exit", 1), 0);
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: 'rude' cos f64 (a call with n = 2) called quick_exit(): the run is incomplete");
-    assert_int_equal(unsetenv("ULPB_DEMO_QUICK_EXIT"), 0);
+    /* _exit() runs no handler, and the library binds its own: the process that waits for the run's says so, status 2
+     * (not the kernel's 0) */
+    assert_int_equal(setenv("ULPB_DEMO_END", "_exit", 1), 0);
+    expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
+                       "ulpbench: the run ended before it finished, with exit status 0 that ulpbench did not give: a "
+                       "library of ULPB_LIBRARIES ended the process");
+    assert_int_equal(unsetenv("ULPB_DEMO_END"), 0);
     assert_false(exists(path("ru.json")));
+    /* nor does a destructor's _exit(0) at the process's end turn a failed gate into a pass */
+    snprintf(setting, sizeof setting, "bad=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+    const int ended_status = run_program("ULPB_DEMO_EXIT_AT_END=1 ", ULPBENCH_BIN,
+                                         "report --op cos --dtype f16 --impl bad --no-bench --output-dir $D/ended");
+    err = slurp(path("err.txt"));
+    if (ended_status != 1 || !one_line_with(err, "ulpbench: the process ended with exit status 0 where the run ended "
+                                                 "with 1: a library of ULPB_LIBRARIES changed it"))
+        fail_msg("a destructor's _exit(0) after a failed gate: status %d, stderr '%s'", ended_status, err);
+    free(err);
+    assert_int_equal(unlink(path("ended/report.json")), 0); /* the run's outputs, written before its end */
+    assert_int_equal(unlink(path("ended/report.md")), 0);
+    assert_int_equal(rmdir(path("ended")), 0);
+    snprintf(setting, sizeof setting, "rude=%s", ULPB_DEMO_KERNELS);
+    assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
     /* a kernel that changes the working directory would send relative output paths elsewhere: refused, and the
      * directory the run made for its outputs is removed from where it was made */
     assert_int_equal(mkdir(path("elsewhere"), 0700), 0);
@@ -3155,6 +3176,17 @@ static void kernels_that_upset_the_run_are_named(void **state) {
                                  "report --op asin --dtype bf16 --impl rude --no-bench --output-dir $D/hung"),
                      128 + SIGKILL);
     rmdir(path("hung")); /* made by the run killed outright */
+    /* the process killed alone (timeout kills the whole process group), while the run goes on in its child
+     * (supervise_the_run): the run dies with it */
+    char no_orphan[2048];
+    snprintf(no_orphan, sizeof no_orphan,
+             "ULPB_KERNEL_TIMEOUT=0 '%s' report --op asin --dtype bf16 --impl rude --no-bench --output-dir '%s' "
+             ">/dev/null 2>&1 & p=$!; sleep 2; kill -9 $p; wait $p; sleep 0.5; for f in /proc/[0-9]*/cmdline; do "
+             "if tr '\\0' ' ' < \"$f\" 2>/dev/null | grep -q '[-]-output-dir %s'; then q=${f#/proc/}; "
+             "kill -9 ${q%%/cmdline}; left=1; fi; done; exit ${left:-0}",
+             ULPBENCH_BIN, path("orphan"), path("orphan")); /* [-]: not this script's own text */
+    if (system(no_orphan) != 0) fail_msg("a run outlived the process killed with it");
+    rmdir(path("orphan"));
     /* a long call is given 10 s more per million elements: eval's one call over 200,000 elements may take 2.2 s */
     enum { SLOW_ELEMENTS = 200000 };
     double *slow_x = calloc(SLOW_ELEMENTS, sizeof *slow_x);
