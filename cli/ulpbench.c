@@ -658,12 +658,22 @@ static size_t longest_backtick_run(const char *text) {
 /* text as a Markdown code span. The fence is one backtick longer than the longest run of backticks in the text, and
  * padded with spaces when the text starts or ends with one, so that a backtick in an argument (as in a file name)
  * cannot close the span early; inside it, '*', '_' and '|' are text. */
+/* text with its control characters but newlines shown as '?': a command read back from a result (--resume) is
+ * printed, and one ulpbench recorded holds none (ulpb_append_quoted), but an edited one could move a terminal's
+ * cursor or clear its screen. */
+static void put_visible(FILE *f, const char *text) {
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        fputc((*c < 0x20 && *c != '\n') || *c == 0x7f ? '?' : *c, f);
+}
+
 static void code_span(FILE *f, const char *text) {
     const size_t longest = longest_backtick_run(text);
     const size_t len = strlen(text);
     const char *pad = len && (text[0] == '`' || text[len - 1] == '`') ? " " : "";
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
-    fprintf(f, "%s%s%s", pad, text, pad);
+    fputs(pad, f);
+    put_visible(f, text);
+    fputs(pad, f);
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
 }
 
@@ -682,7 +692,9 @@ static void labelled_command_line(FILE *f, const char *label, const char *comman
     while (label_length > 0 && label[label_length - 1] == ' ') label_length--;
     fprintf(f, "%.*s\n\n", (int)label_length, label); /* "Command:" */
     for (size_t i = 0; i < fence; i++) fputc('`', f);
-    fprintf(f, "sh\n%s\n", command);
+    fputs("sh\n", f);
+    put_visible(f, command);
+    fputc('\n', f);
     for (size_t i = 0; i < fence; i++) fputc('`', f);
     fputs("\n\n", f);
 }

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 4 to 12 hours for all 244 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 4 to 12 hours for all 245 on two cores, 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -82,7 +82,10 @@ test_cli and test_bench, and 225 (report --inputs refusing --seed with its bench
 with the checks a new user's review asked for (accuracy --inputs without its call over the whole tensor, or with that
 call in place, or holding the peers to it; a result's shown max ULP not held to its state's; gate counting a file given twice, holding a rebuilt library's rows, taking a limit for a dtype it has no
 row of; --json - as a file; an expected NaN's sign; a binary32 run's Markdown naming the 16-bit inputs), by hand:
-test_cli:
+test_cli; 236-244, planted on 2026-12-07 (later) with the checks of two reviews (eval's call in place, a library's
+change of the working directory, quick_exit() in a kernel, a raw NUL in a result, two outputs through one pipe, and the
+supervisor of runs with ULPB_LIBRARIES left out, its status of a destructor's _exit(0), its child outliving it, its
+stop not followed; 245, an edited command's control characters printed), and 230 updated to follow the code, by hand: test_cli:
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -787,20 +790,23 @@ MUTANTS = [
      "accuracy/registry.c", "if (e->role == ULPB_ROLE_LIBRARY && !working_directory_kept(what, sizeof what)) {",
      "if (0) {"),
     ("quick_exit() in a kernel ends the run with the kernel's status",
-     "cli/ulpbench.c", "    at_quick_exit(refuse_quick_exit_from_kernel);\n", ""),
+     "cli/ulpbench.c", "    at_quick_exit(refuse_quick_exit_from_kernel);", "    (void)refuse_quick_exit_from_kernel;"),
     ("a raw NUL in a result cuts a string short unseen",
      "cli/ulpbench.c", "if ((unsigned char)text[k] < 0x20 && text[k] != '\\t'", "if (0 && text[k] != '\\t'"),
     ("two outputs through one pipe run together",
-     "cli/ulpbench.c", "if (paths[j] && same_pipe(paths[i], paths[j]))", "if (0)"),
+     "cli/ulpbench.c", "if (paths[j] && same_pipe(paths[i], paths[j]))", "if (0 && same_pipe(paths[i], paths[j]))"),
     ("_exit() in a library's kernel ends the run with the kernel's status",
-     "cli/ulpbench.c", "if (!*env_error && libraries && *libraries) supervise_the_run();", ""),
+     "cli/ulpbench.c", "if (!*env_error && libraries && *libraries) supervise_the_run();",
+     "if (0 && libraries) supervise_the_run();"),
     ("a destructor's _exit(0) turns a failed gate into a pass",
      "cli/ulpbench.c", "_exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : (status != 0 ? status : noted));",
      "_exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : status);"),
     ("the run outlives the process the caller started, killed alone",
      "cli/ulpbench.c", "        prctl(PR_SET_PDEATHSIG, SIGKILL);\n", ""),
     ("a stop of the process the caller started leaves the run going, its time counted",
-     "cli/ulpbench.c", "        stop_with_the_supervisor();\n", ""),
+     "cli/ulpbench.c", "        stop_with_the_supervisor();", "        (void)stop_with_the_supervisor;"),
+    ("an edited command's control characters reach the terminal",
+     "cli/ulpbench.c", "fputc((*c < 0x20 && *c != '\\n') || *c == 0x7f ? '?' : *c, f);", "fputc(*c, f);"),
 ]
 
 

@@ -1732,6 +1732,15 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_true(cJSON_Compare(doc, copy, true));
     cJSON_Delete(doc), cJSON_Delete(copy);
     free(complete);
+    /* a command edited to hold a terminal's control sequence is shown with '?' for it, not sent to the terminal */
+    doc = load_json("ex.json");
+    assert_true(cJSON_ReplaceItemInObject(doc, "command", cJSON_CreateString("ulpbench \x1b[2J accuracy")));
+    save_json(doc, "ex_esc.json");
+    assert_int_equal(run("accuracy --resume $D/ex_esc.json --quiet"), 0);
+    char *shown = slurp(path("out.txt"));
+    if (strchr(shown, '\x1b') || !strstr(shown, "`ulpbench ?[2J accuracy`"))
+        fail_msg("an edited command's control character: stdout '%.300s'", shown);
+    free(shown);
     /* a partial result whose counters do not match what it covers, or whose state is no error sum, is refused: the
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
