@@ -482,6 +482,14 @@ int ulpb_exhaustive_from_json(const cJSON *doc, ulpb_exhaustive_state *st, char 
         }
     }
     sum_chunk_ulps(st);
+    if (ulpb_stats_shown_match(result, &st->stats, err, len)) return -1;
+    /* what a reader sees of the run's end is what "covered" says, which the tools go by */
+    const cJSON *complete = cJSON_GetObjectItemCaseSensitive(doc, "complete");
+    if (!cJSON_IsBool(complete) || cJSON_IsTrue(complete) != ulpb_exhaustive_complete(st)) {
+        snprintf(err, len, "\"complete\" is not %s, which \"covered\" says",
+                 ulpb_exhaustive_complete(st) ? "true" : "false");
+        return -1;
+    }
     return ulpb_stats_check_sum(&st->stats, err, len);
 }
 

@@ -216,7 +216,7 @@ static struct stat start_directory_id;
 
 static void note_working_directory(void) {
     if (start_directory >= 0) return;
-    start_directory = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    start_directory = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC); /* O_PATH: a directory that cannot be read too */
     if (start_directory >= 0 && fstat(start_directory, &start_directory_id) != 0) {
         close(start_directory);
         start_directory = -1;
@@ -227,8 +227,8 @@ static void note_working_directory(void) {
  * one found. */
 static bool working_directory_kept(char *now, size_t now_len) {
     struct stat st;
-    if (start_directory < 0 ||
-        (stat(".", &st) == 0 && st.st_dev == start_directory_id.st_dev && st.st_ino == start_directory_id.st_ino))
+    if (start_directory < 0 || stat(".", &st) != 0 || /* unknown (ESTALE, say): not called a change */
+        (st.st_dev == start_directory_id.st_dev && st.st_ino == start_directory_id.st_ino))
         return true;
     if (!getcwd(now, now_len)) snprintf(now, now_len, "?");
     if (fchdir(start_directory) != 0) {

@@ -358,6 +358,33 @@ static int check_worst_result(const ulpb_stats *s, char *err, size_t len) {
     return -1;
 }
 
+/* Whether shown (an object example_json wrote, with "input" when input is given) says what these values say. */
+static bool example_shown(const cJSON *shown, uint64_t bits, double got, bool got_signaling, double expected,
+                          const double *input) {
+    const char *shown_bits = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(shown, "input_bits"));
+    char *end = NULL;
+    if (!shown_bits || strncmp(shown_bits, "0x", 2) != 0 || strtoull(shown_bits + 2, &end, 16) != bits || *end)
+        return false;
+    cJSON *regenerated =
+        example_json(cJSON_CreateObject(), &ulpb_dtypes[ULPB_DTYPE_f64], bits, got, got_signaling, expected);
+    char text[96];
+    if (input) {
+        ulpb_format_value(text, sizeof text, *input);
+        cJSON_AddStringToObject(regenerated, "input", text);
+    }
+    bool same = true;
+    static const char *const keys[] = {"got", "expected", "input"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys && same; k++) {
+        const char *want = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(regenerated, keys[k])),
+                   *have = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(shown, keys[k]));
+        /* before 2026-12-07 an expected NaN showed the reference's sign: "-nan" */
+        same = !want || (have && (strcmp(want, have) == 0 || (strcmp(keys[k], "expected") == 0 &&
+                                                              strcmp(want, "nan") == 0 && strcmp(have, "-nan") == 0)));
+    }
+    cJSON_Delete(regenerated);
+    return same;
+}
+
 int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t len) {
     memset(s, 0, sizeof *s);
     static const char *const names[] = {"inputs", "correctly_rounded", "misrounded", "special_mismatches"};
@@ -441,6 +468,23 @@ int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *
     if (ulpb_json_get_number(counters, "max_ulp", &shown_max_ulp, err, len)) return -1;
     if (!(fabs(shown_max_ulp - s->max_ulp) <= 0x1p-40 * fmax(1.0, s->max_ulp))) {
         snprintf(err, len, "\"max_ulp\" %.17g is not the state's %.17g", shown_max_ulp, s->max_ulp);
+        return -1;
+    }
+    return 0;
+}
+
+int ulpb_stats_shown_match(const cJSON *counters, const ulpb_stats *s, char *err, size_t len) {
+    const cJSON *worst = cJSON_GetObjectItemCaseSensitive(counters, "worst"),
+                *special = cJSON_GetObjectItemCaseSensitive(counters, "special_example");
+    if (s->has_worst ? !example_shown(worst, s->worst_bits, s->worst_got, false, s->worst_expected, &s->worst_input)
+                     : !cJSON_IsNull(worst)) {
+        snprintf(err, len, "\"worst\" is not the state's worst input");
+        return -1;
+    }
+    if (s->has_special_example ? !example_shown(special, s->special_bits, s->special_got, s->special_got_signaling,
+                                                s->special_expected, NULL)
+                               : special != NULL) {
+        snprintf(err, len, "\"special_example\" is not the state's");
         return -1;
     }
     return 0;
@@ -699,7 +743,8 @@ int ulpb_results_from_json(const cJSON *doc, ulpb_result *results, int capacity,
         r->exhaustive = strcmp(mode, "exhaustive") == 0;
         r->listed = strcmp(mode, "inputs") == 0;
         if (ulpb_stats_from_json(item, cJSON_GetObjectItemCaseSensitive(item, "state"), &r->total, why, sizeof why) ||
-            ulpb_stats_check_inputs(&r->total, &ulpb_dtypes[r->entry->dtype], why, sizeof why)) {
+            ulpb_stats_check_inputs(&r->total, &ulpb_dtypes[r->entry->dtype], why, sizeof why) ||
+            ulpb_stats_shown_match(item, &r->total, why, sizeof why)) {
             snprintf(err, len, "result %d: %s", count, why);
             return -1;
         }
@@ -897,7 +942,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 if (ulpb_stats_from_json(sampler, cJSON_GetObjectItemCaseSensitive(sampler, "state"), &part, why,
                                          sizeof why) ||
                     ulpb_stats_check_inputs(&part, dt, why, sizeof why) ||
-                    worst_outside_range(&part, &range, why, sizeof why)) {
+                    worst_outside_range(&part, &range, why, sizeof why) ||
+                    ulpb_stats_shown_match(sampler, &part, why, sizeof why)) {
                     snprintf(err, len, "%s: result %d, sampler %d: %s", names[order[k]], at, s, why);
                     goto done;
                 }
@@ -946,7 +992,8 @@ cJSON *ulpb_accuracy_merge(cJSON *const *docs, const char *const *names, int cou
                 }
             }
             if (ulpb_stats_check_inputs(&shard_total, dt, why, sizeof why) ||
-                worst_outside_range(&shard_total, &range, why, sizeof why)) {
+                worst_outside_range(&shard_total, &range, why, sizeof why) ||
+                ulpb_stats_shown_match(res, &shard_total, why, sizeof why)) {
                 snprintf(err, len, "%s: result %d: %s", names[order[k]], at, why);
                 goto done;
             }

@@ -58,6 +58,10 @@ cJSON *ulpb_stats_state_json(const ulpb_stats *s);
 /* Reads back what ulpb_stats_json and ulpb_stats_state_json wrote; -1 with a message naming the
  * field. */
 int ulpb_stats_from_json(const cJSON *counters, const cJSON *state, ulpb_stats *s, char *err, size_t err_len);
+/* Whether the worst input and the special mismatch that counters show (ulpb_stats_json's "worst" and
+ * "special_example") are s's, which the tools go by: 0, or -1 with a message (an edit shown, not gated). Readers check
+ * it last, after the state's own checks. */
+int ulpb_stats_shown_match(const cJSON *counters, const ulpb_stats *s, char *err, size_t err_len);
 /* What ulpb_stats_from_json cannot check without the dtype: the inputs the statistics name are inputs of dt, and the
  * worst input's value is the one its bits encode. */
 int ulpb_stats_check_inputs(const ulpb_stats *s, const ulpb_dtype *dt, char *err, size_t err_len);

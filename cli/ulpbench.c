@@ -1024,15 +1024,37 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
         return NULL;
     }
     text[len] = '\0';
-    /* JSON holds no raw control character (in strings they are escaped), and cJSON would end a string at a NUL:
-     * "omk\0x" would read as "omk" */
-    for (size_t k = 0; k < len; k++)
-        if ((unsigned char)text[k] < 0x20 && text[k] != '\t' && text[k] != '\n' && text[k] != '\r') {
-            *status = fail(sub, "'%s' is not valid JSON (a raw control character, byte 0x%02x, at byte %zu)", path,
-                           (unsigned)(unsigned char)text[k], k);
+    /* JSON holds no raw control character (in strings they are escaped), and cJSON ends a string at a NUL, raw or
+     * escaped (\u0000, or a \u not followed by four hex digits, which it reads as 0): "omk\0x" would read as "omk" */
+    bool in_string = false;
+    for (size_t k = 0; k < len; k++) {
+        const unsigned char c = (unsigned char)text[k];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            *status =
+                fail(sub, "'%s' is not valid JSON (a raw control character, byte 0x%02x, at byte %zu)", path, c, k);
             free(text);
             return NULL;
         }
+        if (c == '"') in_string = !in_string;
+        if (!in_string || c != '\\' || k + 1 >= len) continue;
+        if (text[++k] != 'u') continue;
+        unsigned value = 0;
+        bool hex = k + 4 < len;
+        for (int d = 1; d <= 4 && hex; d++) {
+            const char digit = text[k + (size_t)d];
+            hex = isxdigit((unsigned char)digit);
+            value = value * 16 + (unsigned)(isdigit((unsigned char)digit) ? digit - '0' : (digit | 0x20) - 'a' + 10);
+        }
+        if (!hex || value == 0) {
+            *status = fail(sub,
+                           "'%s' is not a result of ulpbench (an escaped NUL, or a \\u without four hex digits, at "
+                           "byte %zu)",
+                           path, k - 1);
+            free(text);
+            return NULL;
+        }
+        k += 4;
+    }
     /* one document per file: a second one appended (`--json /dev/stdout >> runs.json` twice) or trailing bytes would
      * otherwise be dropped without a word */
     const char *end = NULL, *twice;
@@ -2922,10 +2944,14 @@ static volatile pid_t supervised_child;
 static pid_t supervisor;
 
 static void pass_signal_on(int sig) {
+    const int saved_errno = errno;
     if (supervised_child > 0) kill(supervised_child, sig);
+    errno = saved_errno;
 }
 
-/* In the child: a supervisor stopped (kill -STOP, which it cannot pass on) stops the run too, until its SIGCONT. */
+/* In the child: a supervisor stopped (kill -STOP, which it cannot pass on) stops the run too, until its SIGCONT (not
+ * one a tracer holds, 't', which no SIGCONT may end). A SIGCONT that comes between the look and the stop is made up for
+ * by the supervisor, which sees the stop (supervise_the_run). */
 static void stop_with_the_supervisor(void) {
     if (!supervisor) return;
     char stat_path[64], stat[256] = "";
@@ -2935,7 +2961,7 @@ static void stop_with_the_supervisor(void) {
     const ssize_t n = read(fd, stat, sizeof stat - 1);
     close(fd);
     const char *state = n > 0 ? strrchr(stat, ')') : NULL; /* "PID (NAME) STATE ...", NAME may hold ") " */
-    if (state && (state[2] == 'T' || state[2] == 't')) kill(getpid(), SIGSTOP);
+    if (state && state[2] == 'T') kill(getpid(), SIGSTOP);
 }
 
 static _Noreturn void end_as_the_child_did(int wait_status, int noted, bool was_noted) {
@@ -2953,24 +2979,27 @@ static _Noreturn void end_as_the_child_did(int wait_status, int noted, bool was_
     }
     const int status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : EXIT_USAGE;
     if (was_noted && status == noted) _exit(status);
+    /* 0, and ulpbench's own 1 (a failed gate) and 3 (a run to resume), would say what the run did not: they become the
+     * run's noted status, or 2; another (a sanitizer's report, 23 of a leak found at exit) stands */
+    const int ends_with =
+        status == 0 || status == 1 || status == 3 ? (was_noted && noted != 0 ? noted : EXIT_USAGE) : status;
     char message[512];
     int len;
     if (!was_noted)
-        len =
-            snprintf(message, sizeof message,
-                     "ulpbench: the run ended before it finished, with exit status %d that ulpbench did not give: a "
-                     "library of ULPB_LIBRARIES ended the process (_exit, _Exit or an exit system call, in a kernel or "
-                     "as it loaded); the run is incomplete\n",
-                     status);
+        len = snprintf(message, sizeof message,
+                       "ulpbench: the run ended before it finished, with exit status %d that ulpbench did not give: a "
+                       "library of ULPB_LIBRARIES, a sanitizer or a runtime library ended the process (_exit, _Exit or "
+                       "exit_group, in a kernel or as it loaded); the run is incomplete (status %d)\n",
+                       status, ends_with);
     else
-        len =
-            snprintf(message, sizeof message,
-                     "ulpbench: the process ended with exit status %d where the run ended with %d: a library of "
-                     "ULPB_LIBRARIES changed it as the process ended (_exit in a destructor, say); status %d stands\n",
-                     status, noted, status != 0 ? status : noted);
+        len = snprintf(message, sizeof message,
+                       "ulpbench: the process ended with exit status %d where the run ended with %d: a library of "
+                       "ULPB_LIBRARIES, a sanitizer or a runtime library changed it as the process ended (_exit in a "
+                       "destructor, say); status %d stands\n",
+                       status, noted, ends_with);
     const ssize_t ignored = write(STDERR_FILENO, message, len > 0 && (size_t)len < sizeof message ? (size_t)len : 0);
     (void)ignored;
-    _exit(!was_noted ? (status != 0 ? status : EXIT_USAGE) : (status != 0 ? status : noted));
+    _exit(ends_with);
 }
 
 /* Returns in the child (or, when no child can be made, in this process, with a warning); the supervisor ends inside. */
@@ -2980,16 +3009,34 @@ static void supervise_the_run(void) {
         fputs("ulpbench: warning: no watch on a library that ends the process itself (no pipe)\n", stderr);
         return;
     }
+    /* above the standard streams (closed ones would give their numbers: the notes would go to stderr), and written
+     * without waiting (a note lost to a full pipe is reported, not a run held) */
+    for (int k = 0; k < 2; k++) {
+        const int moved = fcntl(pipe_fds[k], F_DUPFD_CLOEXEC, 3);
+        close(pipe_fds[k]);
+        pipe_fds[k] = moved;
+    }
+    if (pipe_fds[0] < 0 || pipe_fds[1] < 0 || fcntl(pipe_fds[1], F_SETFL, O_NONBLOCK) != 0) {
+        if (pipe_fds[0] >= 0) close(pipe_fds[0]);
+        if (pipe_fds[1] >= 0) close(pipe_fds[1]);
+        fputs("ulpbench: warning: no watch on a library that ends the process itself (no pipe)\n", stderr);
+        return;
+    }
+    /* an ignored SIGCHLD (inherited across exec) would have the child reaped unseen and waitpid fail */
+    struct sigaction child_action;
+    sigaction(SIGCHLD, NULL, &child_action);
+    signal(SIGCHLD, SIG_DFL);
     const pid_t parent = getpid();
     const pid_t child = fork();
     if (child < 0) {
         close(pipe_fds[0]), close(pipe_fds[1]);
+        sigaction(SIGCHLD, &child_action, NULL);
         fputs("ulpbench: warning: no watch on a library that ends the process itself (fork failed)\n", stderr);
         return;
     }
     if (child == 0) {
         close(pipe_fds[0]);
-        fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
+        sigaction(SIGCHLD, &child_action, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) raise(SIGKILL); /* the supervisor died before the line above */
         supervisor = parent;
@@ -3009,11 +3056,28 @@ static void supervise_the_run(void) {
             sigaction(passed_on[k], &pass, NULL);
     }
     int wait_status = 0;
-    while (waitpid(child, &wait_status, 0) < 0)
-        if (errno != EINTR) {
-            wait_status = EXIT_USAGE << 8;
-            break;
+    for (;;) {
+        const pid_t waited = waitpid(child, &wait_status, WUNTRACED);
+        if (waited < 0 && errno == EINTR) continue;
+        if (waited < 0) {
+            const int why = errno;
+            kill(child, SIGKILL);
+            char message[160];
+            const int len = snprintf(message, sizeof message, "ulpbench: cannot wait for the run: %s\n", strerror(why));
+            const ssize_t ignored =
+                write(STDERR_FILENO, message, len > 0 && (size_t)len < sizeof message ? (size_t)len : 0);
+            (void)ignored;
+            _exit(EXIT_USAGE);
         }
+        /* stopped by SIGSTOP while this process runs: its own stop_with_the_supervisor after a SIGCONT passed on
+         * before it (a stop of the job, ^Z, is SIGTSTP, and stops this process too) */
+        if (WIFSTOPPED(wait_status)) {
+            if (WSTOPSIG(wait_status) == SIGSTOP) kill(child, SIGCONT);
+            continue;
+        }
+        break;
+    }
+    supervised_child = 0;
     /* the last status noted; the pipe's write end closed with the child (and any process it made: close-on-exec) */
     unsigned char notes[64];
     int noted = -1;

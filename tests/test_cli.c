@@ -1045,6 +1045,16 @@ static void sampled_shards_merge(void **state) {
     fclose(other_kind);
     free(shard_text);
     expect_merge_refused("s2bad.json' is not valid JSON (a raw control character, byte 0x00, at byte", "a raw NUL");
+    /* escaped, cJSON reads it the same way (and a \u without four hex digits as one) */
+    shard_text = slurp(path("s2.json")); /* the same text: value_at holds */
+    other_kind = fopen(path("s2bad.json"), "w");
+    assert_non_null(other_kind);
+    fprintf(other_kind, "%.*s\\u0000x%s", (int)value_at, shard_text, shard_text + value_at);
+    fclose(other_kind);
+    free(shard_text);
+    expect_merge_refused("s2bad.json' is not a result of ulpbench (an escaped NUL, or a \\u without four hex digits, "
+                         "at byte",
+                         "an escaped NUL");
     /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
     for (int k = 0; k < 3; k++) {
         char name[16];
@@ -1552,6 +1562,12 @@ static void gate_holds_saved_results(void **state) {
     assert_non_null(strstr(out, "Gate: PASSED (2 production rows; peer rows are not gated).\n"));
     free(out);
     /* a limit the omk row exceeds fails it, and the gate */
+    /* a worst input shown that is not the one the counters hold: the file was edited */
+    cJSON *edited = load_json("g16.json");
+    cJSON *shown_worst = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(edited, "results"), 0), "worst");
+    assert_true(cJSON_ReplaceItemInObject(shown_worst, "input_bits", cJSON_CreateString("0x0001")));
+    save_json(edited, "g16edit.json");
+    expect_usage_error("gate $D/g16edit.json", "result 0: \"worst\" is not the state's worst input");
     assert_int_equal(run("gate --max-ulp f16=0.4 $D/g16.json"), 1);
     out = slurp(path("out.txt"));
     assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n"));
@@ -1745,12 +1761,23 @@ static void exhaustive_resume_keeps_the_command(void **state) {
      * resumed run would add to it and report a complete result with wrong counts */
     assert_int_equal(
         run("accuracy --op asin --dtype f32 --exhaustive --shard 1/2048 --max-chunks 1 --quiet --json $D/ex2.json"), 3);
-    for (int edit = 0; edit < 22; edit++) {
+    for (int edit = 0; edit < 25; edit++) {
         doc = load_json("ex2.json");
         const char *needle = "covered";
         cJSON *result = cJSON_GetObjectItem(doc, "result");
         cJSON *st = cJSON_GetObjectItem(doc, "state");
-        if (edit == 21) { /* a chunk's sum of errors above what its errors, each at most max_ulp, can add up to */
+        if (edit == 22) { /* what a reader sees must be what the tools read: the worst input, the run's end */
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(result, "worst"), "input_bits",
+                                      cJSON_CreateString("0x3f083a1b"));
+            needle = "\"worst\" is not the state's worst input";
+        } else if (edit == 23) {
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(result, "worst"), "input", cJSON_CreateString("snan"));
+            needle = "\"worst\" is not the state's worst input";
+        } else if (edit == 24) {
+            cJSON_ReplaceItemInObject(doc, "complete", cJSON_CreateTrue());
+            needle = "\"complete\" is not false, which \"covered\" says";
+        } else if (edit ==
+                   21) { /* a chunk's sum of errors above what its errors, each at most max_ulp, can add up to */
             cJSON *sums = cJSON_GetObjectItem(st, "chunk_ulp_sums");
             assert_true(cJSON_GetArraySize(sums) == 1);
             cJSON_ReplaceItemInObject(sums, sums->child->string, cJSON_CreateString("0x1p+900"));
@@ -3112,9 +3139,26 @@ static void kernels_that_upset_the_run_are_named(void **state) {
     assert_int_equal(setenv("ULPB_DEMO_END", "_exit", 1), 0);
     expect_usage_error("accuracy --op cos --dtype f64 --impl rude --samples 100 --json $D/ru.json",
                        "ulpbench: the run ended before it finished, with exit status 0 that ulpbench did not give: a "
-                       "library of ULPB_LIBRARIES ended the process");
+                       "library of ULPB_LIBRARIES, a sanitizer or a runtime library ended the process");
     assert_int_equal(unsetenv("ULPB_DEMO_END"), 0);
     assert_false(exists(path("ru.json")));
+    /* a SIGCHLD ignored by the caller (inherited across exec) must not hide the run's end from its supervisor */
+    const pid_t ignoring = fork();
+    assert_true(ignoring >= 0);
+    if (ignoring == 0) {
+        signal(SIGCHLD, SIG_IGN);
+        const int out = open(path("out.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0600),
+                  errors = open(path("err.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || errors < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(errors, STDERR_FILENO) < 0) _exit(126);
+        execl(ULPBENCH_BIN, ULPBENCH_BIN, "list", (char *)NULL);
+        _exit(127);
+    }
+    int ignoring_status = 0;
+    assert_int_equal(waitpid(ignoring, &ignoring_status, 0), ignoring);
+    err = slurp(path("err.txt"));
+    if (!WIFEXITED(ignoring_status) || WEXITSTATUS(ignoring_status) != 0 || *err)
+        fail_msg("a run started with SIGCHLD ignored: status %d, stderr '%s'", ignoring_status, err);
+    free(err);
     /* nor does a destructor's _exit(0) at the process's end turn a failed gate into a pass */
     snprintf(setting, sizeof setting, "bad=%s", ULPB_DEMO_KERNELS);
     assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
@@ -3122,7 +3166,7 @@ static void kernels_that_upset_the_run_are_named(void **state) {
                                          "report --op cos --dtype f16 --impl bad --no-bench --output-dir $D/ended");
     err = slurp(path("err.txt"));
     if (ended_status != 1 || !one_line_with(err, "ulpbench: the process ended with exit status 0 where the run ended "
-                                                 "with 1: a library of ULPB_LIBRARIES changed it"))
+                                                 "with 1: a library of ULPB_LIBRARIES, a sanitizer"))
         fail_msg("a destructor's _exit(0) after a failed gate: status %d, stderr '%s'", ended_status, err);
     free(err);
     assert_int_equal(unlink(path("ended/report.json")), 0); /* the run's outputs, written before its end */
