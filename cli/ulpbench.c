@@ -2717,7 +2717,7 @@ static int cmd_eval(int argc, char **argv) {
                 "called once over the whole array, out of place, and checked as 'accuracy' checks its calls (writes\n"
                 "outside the output or into the input, outputs left unwritten, floating-point controls changed).\n"
                 "On any error: one line on stderr, exit status 2, and OUT.npy is not created (a kernel that\n"
-                "crashes is named, and the signal ends the process: status 139 for SIGSEGV).\n",
+                "crashes is named, and its signal ends the process: a shell reads 139 for SIGSEGV).\n",
                 op_choices());
             return 0;
         default:
