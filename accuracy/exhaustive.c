@@ -178,6 +178,7 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
     static int todo[ULPB_CHUNKS];
     for (int c = first; c < end; c++)
         if (!st->done[c] && chunk_has_patterns(spec, c)) todo[todo_count++] = c;
+    const int unchecked_count = todo_count; /* before --max-chunks: the progress line tells what is left after it */
     if (spec->max_chunks && (uint64_t)todo_count > spec->max_chunks) todo_count = (int)spec->max_chunks;
 
     static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -233,9 +234,14 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                 const double t_now = now_seconds();
                 if (spec->progress && (t_now - last_progress > 1.0 || finished == todo_count)) {
                     const double elapsed = t_now - start;
-                    fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s", isatty(2) ? "\r" : "",
-                            ulpb_ops[spec->entry->op].name, spec->entry->impl, 100.0 * finished / todo_count, finished,
-                            todo_count, elapsed, elapsed * (todo_count - finished) / finished,
+                    char beyond[64] = ""; /* "100.0% 3/3" alone would read as the whole run done */
+                    if (todo_count < unchecked_count)
+                        snprintf(beyond, sizeof beyond, " (--max-chunks: %d more left to --resume)",
+                                 unchecked_count - todo_count);
+                    fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s%s",
+                            isatty(2) ? "\r" : "", ulpb_ops[spec->entry->op].name, spec->entry->impl,
+                            100.0 * finished / todo_count, finished, todo_count, elapsed,
+                            elapsed * (todo_count - finished) / finished, beyond,
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }

@@ -144,7 +144,7 @@ static int bad_option(const char *sub, int c, int argc, char **argv) {
  * otherwise write a file named --quiet and leave quiet mode off. Such a value is reported as missing (':', with
  * optind back on the option for bad_option); "--json=--x" is taken as given. An option with a value given twice is
  * OPTION_GIVEN_TWICE (getopt keeps the last: "--json a --json b" would silently write b only), except the thresholds
- * that take one DTYPE=VALUE each. Each process parses one command line. */
+ * that take one DTYPE=VALUE each and gate's --require. Each process parses one command line. */
 static int next_option(int argc, char **argv, const char *shortopts, const struct option *opts, int *longindex) {
     static bool given[64];
     if (opts != g_long_options) memset(given, 0, sizeof given);
@@ -162,7 +162,8 @@ static int next_option(int argc, char **argv, const char *shortopts, const struc
     }
     for (int i = 0; c != -1 && c != '?' && c != ':' && i < 64 && opts[i].name; i++) {
         if (opts[i].val != c || opts[i].has_arg != required_argument || strcmp(opts[i].name, "max-ulp") == 0 ||
-            strcmp(opts[i].name, "max-misrounded") == 0)
+            strcmp(opts[i].name, "max-misrounded") == 0 || strcmp(opts[i].name, "min-inputs") == 0 ||
+            strcmp(opts[i].name, "require") == 0)
             continue;
         if (given[i]) {
             g_repeated_option = opts[i].name;
@@ -359,9 +360,9 @@ static int cmd_list(int argc, char **argv) {
     return 0;
 }
 
-/* "omk,sleef-u10-avx512" or "all" (no names: every implementation) into names[] (up to ULPB_BENCH_MAX_IMPLS, a name
- * given twice once); names point into `text`, which is modified. -1 for an unknown name (in *unknown), -2 for an empty
- * one. */
+/* "omk,sleef-u10-avx512" or "all" (no names: every implementation) into names[] (up to ULPB_BENCH_MAX_IMPLS); names
+ * point into `text`, which is modified. -1 for an unknown name (in *unknown), -2 for an empty one, -3 for a name given
+ * twice (in *unknown: as --sizes, a repeated name is more likely a typo for another than a wish for one row). */
 static int parse_impls(char *text, const char **names, int *count, const char **unknown) {
     *count = 0;
     if (strcmp(text, "all") == 0) return 0;
@@ -371,7 +372,10 @@ static int parse_impls(char *text, const char **names, int *count, const char **
     for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         bool listed = false;
         for (int i = 0; i < *count; i++) listed |= strcmp(names[i], name) == 0;
-        if (listed) continue;
+        if (listed) {
+            *unknown = name;
+            return -3;
+        }
         if (!ulpb_impl_known(name) || *count == ULPB_BENCH_MAX_IMPLS) {
             *unknown = name;
             return -1;
@@ -452,6 +456,54 @@ static int parse_gate_limit(const char *sub, bool is_max_ulp, const char *arg, u
     if (gate->misrounded_given[dt]) return fail(sub, "--max-misrounded %s given twice", ulpb_dtypes[dt].name);
     gate->max_misrounded[dt] = (long long)u;
     gate->misrounded_given[dt] = true;
+    return 0;
+}
+
+/* gate --min-inputs DTYPE=N (N in 1..2^53) into min_inputs: 0, or a usage error's status after its message. */
+static int parse_min_inputs(const char *arg, uint64_t min_inputs[ULPB_DTYPE_COUNT]) {
+    int dt;
+    const char *value;
+    unsigned long long n;
+    if (parse_threshold(arg, &dt, &value) || parse_json_integer(value, &n) || n == 0)
+        return fail("gate", "--min-inputs needs DTYPE=COUNT (DTYPE %s, COUNT in 1..2^53), got '%s'", dtype_choices(),
+                    arg);
+    if (min_inputs[dt]) return fail("gate", "--min-inputs %s given twice", ulpb_dtypes[dt].name);
+    min_inputs[dt] = n;
+    return 0;
+}
+
+/* gate --require IMPL:OP:DTYPE (OP and DTYPE a name or "all"): the gated registry entries it names get arg in
+ * required_by (indexed as ulpb_entries), for the line that names a missing row. 0, or a usage error's status after
+ * its message. */
+static int parse_gate_requirement(const char *arg, const char **required_by) {
+    const char *op_at = strchr(arg, ':'), *dtype_at = op_at ? strchr(op_at + 1, ':') : NULL;
+    char impl[64], op[16];
+    const size_t impl_len = op_at ? (size_t)(op_at - arg) : 0, op_len = dtype_at ? (size_t)(dtype_at - op_at - 1) : 0;
+    unsigned ops = 0, dtypes = 0;
+    if (!dtype_at || impl_len == 0 || impl_len >= sizeof impl || op_len >= sizeof op)
+        return fail("gate", "--require needs IMPL:OP:DTYPE (OP %s|all, DTYPE %s|all), got '%s'", op_choices(),
+                    dtype_choices(), arg);
+    memcpy(impl, arg, impl_len);
+    impl[impl_len] = 0;
+    memcpy(op, op_at + 1, op_len);
+    op[op_len] = 0;
+    if (parse_mask(op, ulpb_op_find, ULPB_OP_COUNT, &ops))
+        return fail("gate", "--require %s: unknown op '%s' (expected %s|all)", arg, op, op_choices());
+    if (parse_mask(dtype_at + 1, ulpb_dtype_find, ULPB_DTYPE_COUNT, &dtypes))
+        return fail("gate", "--require %s: unknown dtype '%s' (expected %s|all)", arg, dtype_at + 1, dtype_choices());
+    if (!ulpb_impl_known(impl))
+        return fail("gate", "--require %s: no implementation '%s' in the registry (ulpbench list)", arg, impl);
+    int named = 0;
+    for (size_t i = 0; i < ulpb_entry_count; i++) {
+        const ulpb_entry *e = &ulpb_entries[i];
+        if (strcmp(e->impl, impl) != 0 || !(ops & 1u << e->op) || !(dtypes & 1u << e->dtype)) continue;
+        if (!ulpb_role_gated(e->role)) /* a peer row passes whatever it measured: requiring it would gate nothing */
+            return fail("gate", "--require %s: '%s' is a %s, and the gate holds only omk's rows and ULPB_LIBRARIES'",
+                        arg, impl, ulpb_role_name(e->role));
+        if (!required_by[i]) required_by[i] = arg;
+        named++;
+    }
+    if (named == 0) return fail("gate", "--require %s: the registry has no such row of '%s'", arg, impl);
     return 0;
 }
 
@@ -847,6 +899,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             const int parsed = parse_impls(o->impl_names, o->impls, &o->impl_count, &unknown);
             if (parsed == -2)
                 return fail(sub, "--impl needs comma-separated names without empty ones, got '%s'", optarg);
+            if (parsed == -3) return fail(sub, "--impl lists '%s' twice: give each name once", unknown);
             if (parsed) return unknown_in_impl_list(sub, unknown);
             break;
         }
@@ -1359,12 +1412,16 @@ static int run_exhaustive(const accuracy_options *o) {
         plain_decimal(hi, sizeof hi, st->spec.range.hi);
         fprintf(f, "Every binary32 input in [%s, %s] only (--range). ", lo, hi);
     }
-    fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs, %llu fast-reference fallbacks to MPFR, %.1f s.\n",
-            st->spec.shard_index, st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
+    char fallbacks[64] = ""; /* with MPFR alone there is nothing to fall back from */
+    if (!st->spec.mpfr_reference)
+        snprintf(fallbacks, sizeof fallbacks, ", %llu fast-reference fallback%s to MPFR",
+                 (unsigned long long)st->reference_fallbacks, st->reference_fallbacks == 1 ? "" : "s");
+    fprintf(f, "Shard %d/%d (0-based), reference %s: %s, %llu inputs%s, %.1f s.\n", st->spec.shard_index,
+            st->spec.shard_count, st->spec.mpfr_reference ? "MPFR" : "fast",
             complete    ? "complete"
             : json_path ? "INCOMPLETE (resume with --resume)"
                         : "INCOMPLETE (interrupted without --json: nothing to resume)",
-            (unsigned long long)st->stats.inputs, (unsigned long long)st->reference_fallbacks, st->seconds);
+            (unsigned long long)st->stats.inputs, fallbacks, st->seconds);
     ulpb_results_markdown(f, r, 1);
     if (st->stats.misrounded) {
         fprintf(f, "\nMisrounded inputs (%llu%s):", (unsigned long long)st->stats.misrounded,
@@ -1709,26 +1766,34 @@ static int gate_rows_of(const char *name, const cJSON *doc, const char *expected
     return count;
 }
 
-static int cmd_gate(int argc, char **argv) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_INPUTS };
+/* cmd_gate with required_by, one slot per registry entry, for --require */
+static int gate_with(int argc, char **argv, const char **required_by) {
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_INPUTS, OPT_MIN_INPUTS, OPT_REQUIRE };
     static const struct option opts[] = {{"max-ulp", required_argument, 0, OPT_MAX_ULP},
                                          {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
                                          {"inputs", required_argument, 0, OPT_INPUTS},
+                                         {"min-inputs", required_argument, 0, OPT_MIN_INPUTS},
+                                         {"require", required_argument, 0, OPT_REQUIRE},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *inputs_path = NULL;
     ulpb_gate_limits limits;
     ulpb_gate_defaults(&limits);
     bool max_ulp_given[ULPB_DTYPE_COUNT] = {0};
-    int c;
-    while ((c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
+    uint64_t min_inputs[ULPB_DTYPE_COUNT] = {0}; /* 0: no minimum */
+    int c, usage = 0;
+    while (usage == 0 && (c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == OPT_MAX_ULP || c == OPT_MAX_MIS) {
-            if (parse_gate_limit("gate", c == OPT_MAX_ULP, optarg, &limits, max_ulp_given)) return EXIT_USAGE;
+            usage = parse_gate_limit("gate", c == OPT_MAX_ULP, optarg, &limits, max_ulp_given);
+        } else if (c == OPT_MIN_INPUTS) {
+            usage = parse_min_inputs(optarg, min_inputs);
+        } else if (c == OPT_REQUIRE) {
+            usage = parse_gate_requirement(optarg, required_by);
         } else if (c == OPT_INPUTS) {
             inputs_path = optarg;
         } else if (c == 'h') {
             puts("usage: ulpbench gate [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--inputs FILE.npy]\n"
-                 "                     RESULT.json...\n\n"
+                 "                     [--min-inputs DTYPE=N]... [--require IMPL:OP:DTYPE]... RESULT.json...\n\n"
                  "Holds saved accuracy results (the JSON of 'ulpbench accuracy', with or without --exhaustive,\n"
                  "of 'ulpbench merge', or a report.json) to the gate of 'ulpbench report': every production (omk)\n"
                  "row and every row of ULPB_LIBRARIES must have 0 special-value mismatches, 0 misrounded if the\n"
@@ -1740,11 +1805,17 @@ static int cmd_gate(int argc, char **argv) {
                  "twice, a limit for a dtype the results hold no row of, or rows of ULPB_LIBRARIES measured with\n"
                  "other library files than those loaded now (environment.libraries_identity).\n"
                  "--inputs FILE.npy: the results of 'accuracy --inputs' or 'report --inputs' must have checked this\n"
-                 "very file (its SHA-256), and one of them at least; exit status 2 otherwise.");
+                 "very file (its SHA-256), and one of them at least; exit status 2 otherwise.\n"
+                 "--min-inputs DTYPE=N: a gated row of DTYPE that measured fewer than N inputs fails (a run cut\n"
+                 "short by a changed --samples passes the limits on little evidence).\n"
+                 "--require IMPL:OP:DTYPE: the results must hold a row of each registry entry named (OP and DTYPE a\n"
+                 "name or 'all'; IMPL omk or a library of ULPB_LIBRARIES); each one missing is listed and fails the\n"
+                 "gate (a row dropped from the run would otherwise go unnoticed). For example --require omk:all:all.");
             return 0;
         } else
             return bad_option("gate", c, argc, argv);
     }
+    if (usage) return usage;
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
     const char *const *names = (const char *const *)argv + optind;
@@ -1761,11 +1832,13 @@ static int cmd_gate(int argc, char **argv) {
     }
     bool any_file_checked = false;
     ulpb_result *rows = calloc(ulpb_entry_count, sizeof *rows);
+    bool *present = calloc(ulpb_entry_count, sizeof *present); /* a row of the entry in some file, for --require */
     char *text = NULL;
     size_t text_len = 0;
-    FILE *out = rows ? open_memstream(&text, &text_len) : NULL;
+    FILE *out = rows && present ? open_memstream(&text, &text_len) : NULL;
     if (!out) {
         free(rows);
+        free(present);
         return fail("gate", "out of memory");
     }
     int status = 0, gated[2] = {0, 0}, failed[2] = {0, 0}, peers = 0; /* [0] production rows, [1] libraries' */
@@ -1798,8 +1871,17 @@ static int cmd_gate(int argc, char **argv) {
             const ulpb_result *r = &rows[k];
             const bool gated_row = ulpb_role_gated(r->entry->role);
             result_dtypes |= 1u << r->entry->dtype;
-            char why[300] = "", limits_why[200] = "", measured[32];
-            const bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
+            char why[400] = "", limits_why[300] = "", measured[32];
+            bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
+            const uint64_t min = min_inputs[r->entry->dtype];
+            if (min && r->total.inputs < min) {
+                const size_t used = strlen(limits_why);
+                snprintf(limits_why + used, sizeof limits_why - used, "%s%llu inputs < --min-inputs %s=%llu",
+                         used ? ", " : "", (unsigned long long)r->total.inputs, ulpb_dtypes[r->entry->dtype].name,
+                         (unsigned long long)min);
+                within_limits = false;
+            }
+            present[r->entry - ulpb_entries] = true;
             const bool passed = gated_row && !incomplete && within_limits;
             ulpb_format_ulp(measured, sizeof measured, r->total.max_ulp);
             if (!gated_row)
@@ -1825,9 +1907,20 @@ static int cmd_gate(int argc, char **argv) {
         }
     }
     for (int d = 0; d < ULPB_DTYPE_COUNT && status == 0; d++) /* a limit that gates nothing, as report refuses it */
-        if ((max_ulp_given[d] || limits.misrounded_given[d]) && !(result_dtypes & (1u << d)))
+        if ((max_ulp_given[d] || limits.misrounded_given[d] || min_inputs[d]) && !(result_dtypes & (1u << d)))
             status = fail("gate", "%s %s=... limits a dtype the results hold no row of",
-                          max_ulp_given[d] ? "--max-ulp" : "--max-misrounded", ulpb_dtypes[d].name);
+                          max_ulp_given[d]               ? "--max-ulp"
+                          : limits.misrounded_given[d] ? "--max-misrounded"
+                                                       : "--min-inputs",
+                          ulpb_dtypes[d].name);
+    int missing = 0;
+    for (size_t i = 0; i < ulpb_entry_count && status == 0; i++)
+        if (required_by[i] && !present[i]) {
+            const ulpb_entry *e = &ulpb_entries[i];
+            fprintf(out, "- MISSING %s %s %s: no row in the results (--require %s)\n", e->impl, ulpb_ops[e->op].name,
+                    ulpb_dtypes[e->dtype].name, required_by[i]);
+            missing++;
+        }
     if (status == 0 && inputs_path && !any_file_checked)
         status =
             fail("gate", "--inputs %s: none of the results checked a file's elements (accuracy or report --inputs)",
@@ -1841,23 +1934,36 @@ static int cmd_gate(int argc, char **argv) {
         for (int kind = 0; kind < 2; kind++) {
             if (!gated[kind]) continue;
             char of[24] = "";
-            if (failed[0] + failed[1]) snprintf(of, sizeof of, "%d of ", failed[kind]);
+            if (failed[0] + failed[1] + missing) snprintf(of, sizeof of, "%d of ", failed[kind]);
             snprintf(kinds[kind], sizeof kinds[kind], "%s%d %s%s%s", of, gated[kind], kind_names[kind],
                      gated[kind] == 1 ? "" : "s", kind ? " of ULPB_LIBRARIES" : "");
             used += snprintf(counts + used, sizeof counts - (size_t)used, "%s%s", used ? " and " : "", kinds[kind]);
         }
-        if (gated[0] + gated[1] == 0)
+        char missing_text[64] = "";
+        if (missing)
+            snprintf(missing_text, sizeof missing_text, "%s%d required row%s missing", used ? "; " : "", missing,
+                     missing == 1 ? "" : "s");
+        if (gated[0] + gated[1] == 0 && !missing)
             fprintf(out, "Gate: PASSED, but nothing was gated: the files hold no production (omk) row and no row of "
                          "ULPB_LIBRARIES.\n");
         else
-            fprintf(out, "Gate: %s (%s%s%s).\n", failed[0] + failed[1] ? "FAILED" : "PASSED", counts,
-                    failed[0] + failed[1] ? " failed" : "", peers ? "; peer rows are not gated" : "");
+            fprintf(out, "Gate: %s (%s%s%s%s).\n", failed[0] + failed[1] + missing ? "FAILED" : "PASSED", counts,
+                    used && failed[0] + failed[1] + missing ? " failed" : "", missing_text, peers ? "; peer rows are not gated" : "");
     }
     fclose(out);
     if (status == 0) fputs(text, stdout); /* a refused file leaves stdout empty: no verdict on part of the files */
     free(text);
     free(rows);
-    return status ? status : failed[0] + failed[1] ? EXIT_GATE : 0;
+    free(present);
+    return status ? status : failed[0] + failed[1] + missing ? EXIT_GATE : 0;
+}
+
+static int cmd_gate(int argc, char **argv) {
+    const char **required_by = calloc(ulpb_entry_count, sizeof *required_by);
+    if (!required_by) return fail("gate", "out of memory");
+    const int status = gate_with(argc, argv, required_by);
+    free(required_by);
+    return status;
 }
 
 /* ---- hard-cases ---------------------------------------------------------------------------- */
@@ -2324,6 +2430,8 @@ static int cmd_bench(int argc, char **argv) {
                 break;
             case -2:
                 return fail("bench", "--impl needs comma-separated names without empty ones, got '%s'", optarg);
+            case -3:
+                return fail("bench", "--impl lists '%s' twice: give each name once", unknown);
             default:
                 return unknown_in_impl_list("bench", unknown);
             }

@@ -354,8 +354,13 @@ static void accuracy_writes_json(void **state) {
     assert_true((size_t)(row_end + 1 - omk_row) > strlen(times));
     assert_memory_equal(row_end + 1 - strlen(times), times, strlen(times));
     free(md);
-    /* --impl takes a list, as bench's does: those rows, in the order given, a name repeated once */
-    assert_int_equal(run("accuracy --op cos --dtype f16 --impl glibc,omk,glibc --quiet --json $D/list.json"), 0);
+    /* --impl takes a list, as bench's does: those rows, in the order given; a name repeated is refused (a typo for
+     * another, more likely than a wish for one row) */
+    expect_usage_error("accuracy --op cos --dtype f16 --impl glibc,omk,glibc --quiet --json $D/list.json",
+                       "ulpbench accuracy: --impl lists 'glibc' twice: give each name once");
+    expect_usage_error("bench --op cos --dtype f16 --impl omk,memcpy,omk --quiet",
+                       "ulpbench bench: --impl lists 'omk' twice: give each name once");
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl glibc,omk --quiet --json $D/list.json"), 0);
     doc = load_json("list.json");
     results = cJSON_GetObjectItem(doc, "results");
     assert_int_equal(cJSON_GetArraySize(results), 2);
@@ -1506,7 +1511,13 @@ static void exhaustive_range_runs_resume_and_merge(void **state) {
     snprintf(args, sizeof args, "%s --json $D/xr.json --markdown $D/xr.md", common);
     assert_int_equal(run(args), 0);
     expect_text_in("xr.md", "Every binary32 input in [0.5, 0.75] only (--range). Shard 0/1 (0-based), reference "
-                            "fast: complete, 4194305 inputs");
+                            "fast: complete, 4194305 inputs, 1 fast-reference fallback to MPFR, ");
+    /* with MPFR alone, no fallbacks are spoken of */
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --range 0.5,0.5001 --reference mpfr"), 0);
+    expect_text_in("out.txt", "Shard 0/1 (0-based), reference MPFR: complete, 1678 inputs, ");
+    char *mpfr_only = slurp(path("out.txt"));
+    assert_null(strstr(mpfr_only, "fallbacks"));
+    free(mpfr_only);
     cJSON *whole = load_json("xr.json");
     const cJSON *range = cJSON_GetObjectItem(whole, "range");
     assert_true(cJSON_GetObjectItem(range, "lo")->valuedouble == 0.5);
@@ -1587,6 +1598,29 @@ static void gate_holds_saved_results(void **state) {
         run("report --op asin --dtype f64 --impl omk --samples 2000 --no-bench --quiet --output-dir $D/gr"), 0);
     assert_int_equal(run("gate $D/gr/report.json"), 0);
     expect_text_in("out.txt", "/gr/report.json: sampled, 2000 inputs): 0 misrounded");
+    /* --min-inputs fails a row measured on too few inputs; --require names each row the files lack */
+    assert_int_equal(run("gate --min-inputs f64=2000 --min-inputs f16=65536 $D/gr/report.json $D/g16.json"), 0);
+    expect_text_in("out.txt", "Gate: PASSED (2 production rows; peer rows are not gated).\n");
+    assert_int_equal(run("gate --min-inputs f64=2001 $D/gr/report.json $D/g16.json"), 1);
+    expect_text_in("out.txt", "/gr/report.json: sampled, 2000 inputs): 2000 inputs < --min-inputs f64=2001\n");
+    expect_text_in("out.txt", "Gate: FAILED (1 of 2 production rows failed; peer rows are not gated).\n");
+    assert_int_equal(run("gate --max-ulp f64=0.4 --min-inputs f64=2001 $D/gr/report.json"), 1);
+    expect_text_in("out.txt", "2000 inputs): max ULP 0.500 > 0.4, 2000 inputs < --min-inputs f64=2001\n");
+    assert_int_equal(run("gate --require omk:cos:f16 --require omk:asin:f64 $D/gr/report.json $D/g16.json"), 0);
+    assert_int_equal(run("gate --require omk:all:f16 --require omk:cos:all $D/g16.json"), 1);
+    char *required = slurp(path("out.txt"));
+    assert_non_null(strstr(required, "- PASS omk cos f16 ("));
+    assert_non_null(strstr(required, "- MISSING omk asin f16: no row in the results (--require omk:all:f16)\n"));
+    assert_null(strstr(required, "- MISSING omk cos f16"));
+    assert_non_null(strstr(required, "- MISSING omk cos bf16: no row in the results (--require omk:cos:all)\n"));
+    assert_non_null(strstr(required, "- MISSING omk cos f64: no row in the results (--require omk:cos:all)\n"));
+    assert_null(strstr(required, "- MISSING omk asin bf16"));
+    assert_non_null(strstr(required, "Gate: FAILED (0 of 1 production row failed; 4 required rows missing; peer rows "
+                                     "are not gated).\n"));
+    free(required);
+    assert_int_equal(run("gate --require omk:asin:bf16 $D/gg.json"), 1); /* a peer's row stands for no omk row */
+    expect_text_in("out.txt", "- MISSING omk asin bf16: no row in the results (--require omk:asin:bf16)\n");
+    expect_text_in("out.txt", "Gate: FAILED (1 required row missing; peer rows are not gated).\n");
     /* merged sampled shards, and a ranged report: a whole run each */
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 0/2 --quiet --json $D/gs0.json"), 0);
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
@@ -1641,6 +1675,15 @@ static void gate_holds_saved_results(void **state) {
         {"gate --max-ulp f64=1 $D/g16.json $D/gx.json", "--max-ulp f64=... limits a dtype the results hold no row of"},
         {"gate --max-misrounded bf16=0 $D/g16.json",
          "--max-misrounded bf16=... limits a dtype the results hold no row"},
+        {"gate --min-inputs f32=1 $D/g16.json", "--min-inputs f32=... limits a dtype the results hold no row of"},
+        {"gate --min-inputs f16=0 $D/g16.json", "--min-inputs needs DTYPE=COUNT (DTYPE f16|bf16|f32|f64, COUNT in 1.."},
+        {"gate --min-inputs f16=1 --min-inputs f16=2 $D/g16.json", "--min-inputs f16 given twice"},
+        {"gate --require omk:cos $D/g16.json", "--require needs IMPL:OP:DTYPE (OP cos|asin|all, DTYPE "},
+        {"gate --require omk:tan:f16 $D/g16.json", "--require omk:tan:f16: unknown op 'tan' (expected cos|asin|all)"},
+        {"gate --require omk:cos:f8 $D/g16.json", "--require omk:cos:f8: unknown dtype 'f8'"},
+        {"gate --require nobody:cos:f16 $D/g16.json", "no implementation 'nobody' in the registry (ulpbench list)"},
+        {"gate --require glibc:cos:f16 $D/g16.json", "'glibc' is a peer, and the gate holds only omk's rows and"},
+        {"gate --require memcpy:cos:f16 $D/g16.json", "'memcpy' is a baseline, and the gate holds only"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
         expect_refused_silently(refused[k].args, refused[k].needle);
@@ -1659,6 +1702,12 @@ static void gate_holds_library_rows(void **state) {
     assert_int_equal(run("gate --max-misrounded f32=3000 $D/gl.json"), 0);
     expect_text_in("out.txt", "- PASS demo cos f32 (");
     expect_text_in("out.txt", "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES).\n");
+    /* --require names a library's rows: the demo library has cos f32 and the others that the run did not measure */
+    assert_int_equal(run("gate --max-misrounded f32=3000 --require demo:cos:f32 $D/gl.json"), 0);
+    assert_int_equal(run("gate --max-misrounded f32=3000 --require demo:all:f32 $D/gl.json"), 1);
+    expect_text_in("out.txt", "- MISSING demo asin f32: no row in the results (--require demo:all:f32)\n");
+    expect_text_in("out.txt", "Gate: FAILED (0 of 1 production row and 0 of 1 row of ULPB_LIBRARIES failed; 1 "
+                              "required row missing).\n");
     /* the same name for another file (a rebuilt library, say: here the same one with a byte appended, which the loader
      * ignores): its rows are not the ones measured */
     FILE *original = fopen(ULPB_DEMO_KERNELS, "rb"), *rebuilt = fopen(path("rebuilt.so"), "wb");
@@ -1716,6 +1765,11 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_non_null(strstr(string_of(doc, "command"), "--exhaustive --shard 2/2048 --quiet --json"));
     assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
     cJSON_Delete(doc);
+    /* its progress line says what is left after the chunks --max-chunks allowed (shard 3 of 2048: two chunks) */
+    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --shard 3/2048 --max-chunks=1 --json $D/ex4.json"),
+                     3);
+    expect_text_in("err.txt", "[asin f32 omk] 100.0% 1/1 chunks, ");
+    expect_text_in("err.txt", " (--max-chunks: 1 more left to --resume)\n");
     char *md = slurp(path("ex.md"));
     assert_non_null(strstr(md, "Resumed with: `"));
     /* both runs' time in the implementation and in the reference, apart, in the JSON and in the Markdown row */
