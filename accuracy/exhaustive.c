@@ -238,10 +238,9 @@ void ulpb_exhaustive_run(ulpb_exhaustive_state *st) {
                     if (todo_count < unchecked_count)
                         snprintf(beyond, sizeof beyond, " (--max-chunks: %d more left to --resume)",
                                  unchecked_count - todo_count);
-                    fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s%s",
-                            isatty(2) ? "\r" : "", ulpb_ops[spec->entry->op].name, spec->entry->impl,
-                            100.0 * finished / todo_count, finished, todo_count, elapsed,
-                            elapsed * (todo_count - finished) / finished, beyond,
+                    fprintf(stderr, "%s[%s f32 %s] %5.1f%% %d/%d chunks, %.0f s, ETA %.0f s%s%s", isatty(2) ? "\r" : "",
+                            ulpb_ops[spec->entry->op].name, spec->entry->impl, 100.0 * finished / todo_count, finished,
+                            todo_count, elapsed, elapsed * (todo_count - finished) / finished, beyond,
                             isatty(2) && finished < todo_count ? "" : "\n");
                     last_progress = t_now;
                 }

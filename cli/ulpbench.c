@@ -1909,7 +1909,7 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     for (int d = 0; d < ULPB_DTYPE_COUNT && status == 0; d++) /* a limit that gates nothing, as report refuses it */
         if ((max_ulp_given[d] || limits.misrounded_given[d] || min_inputs[d]) && !(result_dtypes & (1u << d)))
             status = fail("gate", "%s %s=... limits a dtype the results hold no row of",
-                          max_ulp_given[d]               ? "--max-ulp"
+                          max_ulp_given[d]             ? "--max-ulp"
                           : limits.misrounded_given[d] ? "--max-misrounded"
                                                        : "--min-inputs",
                           ulpb_dtypes[d].name);
@@ -1948,7 +1948,8 @@ static int gate_with(int argc, char **argv, const char **required_by) {
                          "ULPB_LIBRARIES.\n");
         else
             fprintf(out, "Gate: %s (%s%s%s%s).\n", failed[0] + failed[1] + missing ? "FAILED" : "PASSED", counts,
-                    used && failed[0] + failed[1] + missing ? " failed" : "", missing_text, peers ? "; peer rows are not gated" : "");
+                    used && failed[0] + failed[1] + missing ? " failed" : "", missing_text,
+                    peers ? "; peer rows are not gated" : "");
     }
     fclose(out);
     if (status == 0) fputs(text, stdout); /* a refused file leaves stdout empty: no verdict on part of the files */

@@ -1766,8 +1766,8 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_null(strstr(string_of(doc, "command"), "--max-chunks"));
     cJSON_Delete(doc);
     /* its progress line says what is left after the chunks --max-chunks allowed (shard 3 of 2048: two chunks) */
-    assert_int_equal(run("accuracy --op asin --dtype f32 --exhaustive --shard 3/2048 --max-chunks=1 --json $D/ex4.json"),
-                     3);
+    assert_int_equal(
+        run("accuracy --op asin --dtype f32 --exhaustive --shard 3/2048 --max-chunks=1 --json $D/ex4.json"), 3);
     expect_text_in("err.txt", "[asin f32 omk] 100.0% 1/1 chunks, ");
     expect_text_in("err.txt", " (--max-chunks: 1 more left to --resume)\n");
     char *md = slurp(path("ex.md"));
