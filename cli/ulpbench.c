@@ -49,6 +49,25 @@ static char **g_argv;
 static bool *g_dropped; /* g_argc flags: the words of the process's argv that the recorded result command leaves out */
 static const char *g_executable; /* argv[0] */
 
+/* The bytes of a control character at c, but a newline: C0 and DEL (1), or a C1 control in UTF-8 (2: U+0080 to
+ * U+009F, which some terminals obey, U+009B as an escape sequence's start); 0 for any other character. */
+static size_t control_at(const char *c) {
+    const unsigned char b = (unsigned char)c[0];
+    if ((b < 0x20 && b != '\n') || b == 0x7f) return 1;
+    return b == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9f ? 2 : 0;
+}
+
+/* text in place with each control character (control_at, and newlines too) and each byte of `also` as one '?'. */
+static void make_visible(char *text, const char *also) {
+    char *to = text;
+    for (const char *c = text; *c;) {
+        const size_t control = *c == '\n' ? 1 : control_at(c);
+        *to++ = control || strchr(also, *c) ? '?' : *c;
+        c += control ? control : 1;
+    }
+    *to = 0;
+}
+
 /* An error message on one line of stderr, as the README promises: a control character from the command line (a
  * newline in --op, say) is shown as '?'. */
 static void error_line(const char *prefix, const char *fmt, va_list ap) {
@@ -62,8 +81,7 @@ static void error_line(const char *prefix, const char *fmt, va_list ap) {
         return;
     }
     vsnprintf(text, (size_t)len + 1, fmt, ap);
-    for (char *c = text; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    make_visible(text, "");
     fprintf(stderr, "%s%s\n", prefix, text);
     free(text);
 }
@@ -707,17 +725,20 @@ static size_t longest_backtick_run(const char *text) {
     return longest;
 }
 
+/* text with its control characters but newlines shown as '?' (control_at): a command read back from a result
+ * (--resume) is printed, and one ulpbench recorded holds none (ulpb_append_quoted), but an edited one could move a
+ * terminal's cursor or clear its screen. */
+static void put_visible(FILE *f, const char *text) {
+    for (const char *c = text; *c;) {
+        const size_t control = control_at(c);
+        fputc(control ? '?' : *c, f);
+        c += control ? control : 1;
+    }
+}
+
 /* text as a Markdown code span. The fence is one backtick longer than the longest run of backticks in the text, and
  * padded with spaces when the text starts or ends with one, so that a backtick in an argument (as in a file name)
  * cannot close the span early; inside it, '*', '_' and '|' are text. */
-/* text with its control characters but newlines shown as '?': a command read back from a result (--resume) is
- * printed, and one ulpbench recorded holds none (ulpb_append_quoted), but an edited one could move a terminal's
- * cursor or clear its screen. */
-static void put_visible(FILE *f, const char *text) {
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-        fputc((*c < 0x20 && *c != '\n') || *c == 0x7f ? '?' : *c, f);
-}
-
 static void code_span(FILE *f, const char *text) {
     const size_t longest = longest_backtick_run(text);
     const size_t len = strlen(text);
@@ -829,6 +850,7 @@ static char *markdown_of(const char *title, const ulpb_run_info *run, const ulpb
 }
 
 static int parse_range(const char *text, double *lo, double *hi);
+static int refuse_range(const char *sub, const char *arg);
 enum { RANGE_TEXT_MAX = 120 }; /* a --range labels bench columns and hard-cases headers as given */
 
 static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_options *o, bool report) {
@@ -942,8 +964,7 @@ static int accuracy_getopt(const char *sub, int argc, char **argv, accuracy_opti
             o->inputs_path = optarg;
             break;
         case OPT_RANGE:
-            if (parse_range(optarg, &o->range.lo, &o->range.hi))
-                return fail(sub, "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            if (parse_range(optarg, &o->range.lo, &o->range.hi)) return refuse_range(sub, optarg);
             if (report && strlen(optarg) > RANGE_TEXT_MAX) /* it labels the throughput's columns as given */
                 return fail(sub, "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             o->range.given = true;
@@ -1014,6 +1035,26 @@ static int compare_keys(const void *a, const void *b) {
     return strcasecmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* How deep arrays and objects are open at byte `at` of JSON text (strings skipped): cJSON stops at CJSON_NESTING_LIMIT
+ * levels with the same error as for a syntax error, which would send a user looking for a typo at that byte. */
+static int json_depth_at(const char *text, size_t at) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t k = 0; k < at; k++) {
+        if (in_string) {
+            if (text[k] == '\\')
+                k++;
+            else if (text[k] == '"')
+                in_string = false;
+        } else if (text[k] == '"')
+            in_string = true;
+        else if (text[k] == '[' || text[k] == '{')
+            depth++;
+        else if (text[k] == ']' || text[k] == '}')
+            depth--;
+    }
+    return depth;
+}
 /* A key that one object of item holds twice, letter case aside (cJSON would read the first one, and some lookups
  * ignore case), or NULL: no file ulpbench writes has one, and an edit that adds one would hide a value. */
 static const char *duplicate_key(const cJSON *item) {
@@ -1114,9 +1155,13 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
     size_t rest = doc ? (size_t)(end - text) : len;
     while (doc && rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0') rest++;
-    if (!doc)
+    const size_t stop = !doc && end && end >= text ? (size_t)(end - text) : 0;
+    if (!doc && json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)
         *status =
-            fail(sub, "'%s' is not valid JSON (at byte %zu)", path, end && end >= text ? (size_t)(end - text) : 0);
+            fail(sub, "'%s' is not a result of ulpbench (arrays or objects nested more than %d deep, at byte %zu)",
+                 path, CJSON_NESTING_LIMIT, stop);
+    else if (!doc)
+        *status = fail(sub, "'%s' is not valid JSON (at byte %zu)", path, stop);
     else if (rest < len) {
         *status =
             fail(sub, "'%s' holds more than one JSON document (more text from byte %zu): a result is one file each",
@@ -2010,8 +2055,7 @@ static int cmd_hard_cases(int argc, char **argv) {
                 return fail("hard-cases", "--seed needs an integer in 0..2^53, got '%s'", optarg);
         } else if (c == 'a') {
             uint32_t first, last;
-            if (parse_range(optarg, &range_lo, &range_hi))
-                return fail("hard-cases", "--range needs LO,HI: two finite numbers with LO < HI, got '%s'", optarg);
+            if (parse_range(optarg, &range_lo, &range_hi)) return refuse_range("hard-cases", optarg);
             if (ulpb_binary32_range_keys(range_lo, range_hi, &first, &last))
                 return fail("hard-cases", "--range %s holds no binary32 number", optarg);
             if (strlen(optarg) > RANGE_TEXT_MAX) /* it goes into the table's header */
@@ -2277,6 +2321,24 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
     }
 }
 
+/* A --range that parse_range refused: why, with a usage error's status. strtod reads 1e-400 as 0 and 1e400 as inf,
+ * which the generic message would call not finite. */
+static int refuse_range(const char *sub, const char *arg) {
+    const char *comma = strchr(arg, ',');
+    for (int k = 0; k < 2 && comma; k++) {
+        const char *bound = k ? comma + 1 : arg;
+        char *end;
+        errno = 0;
+        const double v = strtod(bound, &end);
+        if (end != bound && !isspace((unsigned char)*bound) && strtod_out_of_range(v))
+            return fail(sub, "--range %s: %.*s lies %s binary64's range (%s)", arg,
+                        (int)(k ? strlen(bound) : (size_t)(comma - arg)), bound, v == 0 ? "below" : "beyond",
+                        v == 0 ? "its smallest magnitude is 2^-1074, about 4.9e-324: 0 stands for anything tinier"
+                               : "its largest number is about 1.8e308");
+    }
+    return fail(sub, "--range needs LO,HI: two finite binary64 numbers with LO < HI, got '%s'", arg);
+}
+
 /* "LO,HI": two finite numbers, LO < HI. */
 static int parse_range(const char *text, double *lo, double *hi) {
     char *end;
@@ -2374,8 +2436,7 @@ static void file_input_sets(const char *sub, ulpb_bench_spec *spec, int dtype, c
     const char *start = strlen(name) > shown ? name + strlen(name) - shown : name;
     while (start > name && ((unsigned char)*start & 0xc0) == 0x80) start++; /* a UTF-8 continuation byte */
     snprintf(label, sizeof label, "%s%s", start > name ? "..." : "", start);
-    for (char *c = label; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '|' || *c == '`') *c = '?';
+    make_visible(label, "|`");
     spec->dtype_mask = 1u << dtype;
     spec->input_set_count = 0;
     for (int op = 0; op < ULPB_OP_COUNT; op++)
@@ -2459,8 +2520,7 @@ static int cmd_bench(int argc, char **argv) {
             spec.seed = u;
             break;
         case 'a':
-            if (parse_range(optarg, &range_lo, &range_hi))
-                return fail("bench", "--range needs LO,HI: two finite binary64 numbers with LO < HI, got '%s'", optarg);
+            if (parse_range(optarg, &range_lo, &range_hi)) return refuse_range("bench", optarg);
             if (strlen(optarg) > RANGE_TEXT_MAX) /* it labels the columns as given */
                 return fail("bench", "--range '%.40s...' is longer than %d characters", optarg, RANGE_TEXT_MAX);
             range_given = true;

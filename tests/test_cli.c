@@ -1060,6 +1060,18 @@ static void sampled_shards_merge(void **state) {
     expect_merge_refused("s2bad.json' is not a result of ulpbench (an escaped NUL, or a \\u without four hex digits, "
                          "at byte",
                          "an escaped NUL");
+    /* nested past cJSON's limit: said so, rather than a syntax error at a byte that has none (a "[" in a string does
+     * not count) */
+    other_kind = fopen(path("s2bad.json"), "w");
+    assert_non_null(other_kind);
+    fputs("{\"a\": \"[[[[\", \"b\": ", other_kind);
+    for (int k = 0; k < 1200; k++) fputc('[', other_kind);
+    for (int k = 0; k < 1200; k++) fputc(']', other_kind);
+    fputs("}\n", other_kind);
+    fclose(other_kind);
+    expect_merge_refused("s2bad.json' is not a result of ulpbench (arrays or objects nested more than 1000 deep, at "
+                         "byte 1018)",
+                         "deep nesting");
     /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
     for (int k = 0; k < 3; k++) {
         char name[16];
@@ -1804,11 +1816,13 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     free(complete);
     /* a command edited to hold a terminal's control sequence is shown with '?' for it, not sent to the terminal */
     doc = load_json("ex.json");
-    assert_true(cJSON_ReplaceItemInObject(doc, "command", cJSON_CreateString("ulpbench \x1b[2J accuracy")));
+    assert_true(cJSON_ReplaceItemInObject(doc, "command",
+                                          cJSON_CreateString("ulpbench \x1b[2J accuracy \xc2\x9b"
+                                                             "2J \u00e9")));
     save_json(doc, "ex_esc.json");
     assert_int_equal(run("accuracy --resume $D/ex_esc.json --quiet"), 0);
     char *shown = slurp(path("out.txt"));
-    if (strchr(shown, '\x1b') || !strstr(shown, "`ulpbench ?[2J accuracy`"))
+    if (strchr(shown, '\x1b') || !strstr(shown, "`ulpbench ?[2J accuracy ?2J \u00e9`"))
         fail_msg("an edited command's control character: stdout '%.300s'", shown);
     free(shown);
     /* a partial result whose counters do not match what it covers, or whose state is no error sum, is refused: the
@@ -2112,8 +2126,11 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --range 1", "--range"},
         {"bench --range 0,inf", "--range"},
         /* strtod gives 0 for a bound below binary64's range: the column would name a range the inputs do not span */
-        {"bench --op cos --dtype f64 --range 1e-400,1e-300", "two finite binary64 numbers"},
-        {"bench --op cos --dtype f64 --range 1,1e999", "two finite binary64 numbers"},
+        {"bench --op cos --dtype f64 --range 1e-400,1e-300",
+         "--range 1e-400,1e-300: 1e-400 lies below binary64's range (its smallest magnitude is 2^-1074"},
+        {"bench --op cos --dtype f64 --range 1,1e999",
+         "--range 1,1e999: 1e999 lies beyond binary64's range (its largest number is about 1.8e308)"},
+        {"bench --op cos --dtype f64 --range 2,1", "--range needs LO,HI: two finite binary64 numbers with LO < HI"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
         /* inputs cast to the dtype: a range of one value would be timed as that value and labelled as the range */
         {"bench --op cos --dtype f32 --range 1e-300,1e-299", "holds fewer than two f32 values"},
@@ -2202,6 +2219,8 @@ static void usage_errors_are_one_line(void **state) {
         /* a control character from the command line would break the line: shown as '?' */
         {"accuracy --op \"$(printf 'x\\ny')\" --dtype f32", "unknown op 'x?y'"},
         {"\"$(printf 'a\\tb')\"", "unknown command 'a?b'"},
+        {"\"$(printf 'a\\302\\233b')\"", "unknown command 'a?b'"},      /* U+009B, a terminal's CSI in UTF-8 */
+        {"\"$(printf 'a\\302\\240b')\"", "unknown command 'a\u00a0b'"}, /* U+00A0 is no control */
         {"list --bogus", "unknown option '--bogus'"},
         {"accuracy --op cos --bogus", "unknown option '--bogus'"},
         {"accuracy --op", "option '--op' needs a value"},
@@ -2217,7 +2236,8 @@ static void usage_errors_are_one_line(void **state) {
         /* many tools' name for stdout, which a file of that name would silently take */
         {"accuracy --op cos --dtype f16 --json -", "an output named '-': give /dev/stdout for standard output"},
         {"bench --op cos --dtype f16 --quick --markdown -", "an output named '-'"},
-        {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite numbers with LO < HI"},
+        {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite binary64 numbers with LO < HI"},
+        {"accuracy --op cos --dtype f32 --range -1e400,0", "--range -1e400,0: -1e400 lies beyond binary64's range"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
         {"accuracy --op asin --exhaustive --range 0.5,0.75 --shard 5/6",
@@ -2253,7 +2273,8 @@ static void usage_errors_are_one_line(void **state) {
         {"hard-cases --span 8 --dtype f32", "--span belongs to the binary64 search"},
         {"hard-cases --range 1,2", "--range belongs to the binary32 search"},
         {"hard-cases --dtype f32 --range 1.00000001,1.00000002", "--range 1.00000001,1.00000002 holds no binary32"},
-        {"hard-cases --dtype f32 --range 2,1", "--range needs LO,HI: two finite numbers with LO < HI, got '2,1'"},
+        {"hard-cases --dtype f32 --range 2,1",
+         "--range needs LO,HI: two finite binary64 numbers with LO < HI, got '2,1'"},
         {"hard-cases --dtype f32 --op asin --range 2,3", "--range 2,3 holds no input of asin's domain [-1, 1]"},
         /* a limit for a dtype the run does not check would gate nothing */
         {"report --no-bench --op cos --dtype f16 --max-ulp f32=1", "--max-ulp f32=... limits a dtype this run does"},
