@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 8 to 40 hours for all 249 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 8 to 40 hours for all 259 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -85,7 +85,10 @@ row of; --json - as a file; an expected NaN's sign; a binary32 run's Markdown na
 test_cli; 236-244, planted on 2026-12-07 (later) with the checks of two reviews (eval's call in place, a library's
 change of the working directory, quick_exit() in a kernel, a raw NUL in a result, two outputs through one pipe, and the
 supervisor of runs with ULPB_LIBRARIES left out, its status of a destructor's _exit(0), its child outliving it, its
-stop not followed; 245, an edited command's control characters printed; 246 and 247, a result's shown worst input or "complete" not held to what the tools read; 248 and 249, from a review of those, an ignored SIGCHLD and an escaped NUL), and 230 updated to follow the code, by hand: test_cli:
+stop not followed; 245, an edited command's control characters printed; 246 and 247, a result's shown worst input or "complete" not held to what the tools read; 248 and 249, from a review of those, an ignored SIGCHLD and an escaped NUL), and 230 updated to follow the code, by hand: test_cli;
+250-259, planted on 2026-12-07 (stop 63) with gate's --min-inputs and --require, a repeated --impl name, the
+--max-chunks progress line, MPFR-only fallbacks, deep JSON, --range beyond binary64 and C1 controls (183, 232 and 245
+updated to follow the code), by hand: test_cli:
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -637,7 +640,7 @@ MUTANTS = [
      "cli/ulpbench.c", "if (shard_count != 1) /* a shard's counts stand for part of the run */",
      "if (shard_count != 1 && 0)"),
     ("gate exits 0 when a row fails",
-     "cli/ulpbench.c", "return status ? status : failed[0] + failed[1] ? EXIT_GATE : 0;", "return status;"),
+     "cli/ulpbench.c", "return status ? status : failed[0] + failed[1] + missing ? EXIT_GATE : 0;", "return status;"),
     ("gate holds peer rows to the gate",
      "cli/ulpbench.c",
      "const bool gated_row = ulpb_role_gated(r->entry->role);",
@@ -776,7 +779,7 @@ MUTANTS = [
     ("gate holds a library's rows for a library of that name rebuilt since",
      "cli/ulpbench.c", "if (library_rows && ulpb_libraries_differ(&ran, &here)) {", "if (0) {"),
     ("gate takes a limit for a dtype the results hold no row of, which gates nothing",
-     "cli/ulpbench.c", "if ((max_ulp_given[d] || limits.misrounded_given[d]) && !(result_dtypes & (1u << d)))",
+     "cli/ulpbench.c", "if ((max_ulp_given[d] || limits.misrounded_given[d] || min_inputs[d]) && !(result_dtypes & (1u << d)))",
      "if (0)"),
     ("--json - writes a file named -",
      "cli/ulpbench.c", 'if (strcmp(paths[i], "-") == 0)', "if (0)"),
@@ -805,7 +808,7 @@ MUTANTS = [
     ("a stop of the process the caller started leaves the run going, its time counted",
      "cli/ulpbench.c", "        stop_with_the_supervisor();", "        (void)stop_with_the_supervisor;"),
     ("an edited command's control characters reach the terminal",
-     "cli/ulpbench.c", "fputc((*c < 0x20 && *c != '\\n') || *c == 0x7f ? '?' : *c, f);", "fputc(*c, f);"),
+     "cli/ulpbench.c", "        fputc(control ? '?' : *c, f);", "        fputc(*c, f);"),
     ("a result's shown worst input is not held to its state's",
      "accuracy/result_io.c", "    if (s->has_worst ? !example_shown(", "    if (s->has_worst ? 0 && !example_shown("),
     ("an exhaustive result's \"complete\" is not held to what it covers",
@@ -815,6 +818,31 @@ MUTANTS = [
      "cli/ulpbench.c", "    signal(SIGCHLD, SIG_DFL);\n", ""),
     ("an escaped NUL in a result cuts a string short unseen",
      "cli/ulpbench.c", "if (!hex || value == 0) {", "if (!hex) {"),
+    ("gate --min-inputs passes a row measured on fewer inputs",
+     "cli/ulpbench.c", "if (min && r->total.inputs < min) {", "if (min && r->total.inputs < 1) {"),
+    ("gate --require lists no missing row",
+     "cli/ulpbench.c", "if (required_by[i] && !present[i]) {", "if (required_by[i] && !present[i] && 0) {"),
+    ("gate --require lists a missing row but passes",
+     "cli/ulpbench.c", "return status ? status : failed[0] + failed[1] + missing ? EXIT_GATE : 0;",
+     "return status ? status : failed[0] + failed[1] ? EXIT_GATE : 0;"),
+    ("gate --require takes a peer, whose row gates nothing",
+     "cli/ulpbench.c", "if (!ulpb_role_gated(e->role)) /* a peer row", "if (0 && !ulpb_role_gated(e->role)) /* a peer row"),
+    ("--impl naming one implementation twice runs it once without a word",
+     "cli/ulpbench.c", "        if (listed) {\n            *unknown = name;\n            return -3;\n        }",
+     "        if (listed) continue;"),
+    ("--max-chunks' progress line reads as the whole run done",
+     "accuracy/exhaustive.c", "if (todo_count < unchecked_count)", "if (todo_count < unchecked_count && 0)"),
+    ("an exhaustive run with MPFR alone speaks of fast-reference fallbacks",
+     "cli/ulpbench.c", "    if (!st->spec.mpfr_reference)\n        snprintf(fallbacks",
+     "    if (1)\n        snprintf(fallbacks"),
+    ("JSON nested past cJSON's limit reads as a syntax error",
+     "cli/ulpbench.c", "if (!doc && json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)",
+     "if (!doc && json_depth_at(text, stop) > 1 << 30)"),
+    ("a --range bound beyond binary64 reads as not finite",
+     "cli/ulpbench.c", "if (end != bound && !isspace((unsigned char)*bound) && strtod_out_of_range(v))",
+     "if (end != bound && !isspace((unsigned char)*bound) && strtod_out_of_range(v) && 0)"),
+    ("a C1 control (U+009B, a terminal's CSI) reaches the terminal",
+     "cli/ulpbench.c", "return b == 0xc2 && (unsigned char)c[1] >= 0x80", "return b == 0xc3 && (unsigned char)c[1] >= 0x80"),
 ]
 
 
