@@ -23,6 +23,7 @@
 #include "fp_controls.h"
 #include "omk.h"
 #include "result_io.h"
+#include "visible_text.h"
 
 const ulpb_dtype ulpb_dtypes[ULPB_DTYPE_COUNT] = {
 #define ULPB_DTYPE(name, bytes, precision, exp_bits, descr, gate_misrounded, gate_ulp)                                 \
@@ -379,7 +380,7 @@ typedef struct {
 
 static bool has_control_character(const char *s) {
     for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) return true;
+        if (ulpb_control_length(s)) return true;
     return false;
 }
 

@@ -3,6 +3,7 @@
 
 #include "samplers.h"
 #include "ulpb_source_id.h"
+#include "visible_text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -210,7 +211,7 @@ char *ulpb_append_quoted(char *p, const char *word, const char *plain) {
     bool as_is = *word != 0, control = false;
     for (const unsigned char *c = (const unsigned char *)word; *c; c++) {
         if (!isalnum(*c) && !strchr(plain, *c)) as_is = false;
-        if (*c < 0x20 || *c == 0x7f) control = true;
+        if (ulpb_control_length((const char *)c)) control = true;
     }
     if (as_is) return stpcpy(p, word);
     if (control) {
@@ -223,7 +224,10 @@ char *ulpb_append_quoted(char *p, const char *word, const char *plain) {
             p = stpcpy(p, "\"$(printf '");
             for (size_t k = 0; k < body; k++) {
                 const unsigned char c = (unsigned char)word[k];
-                if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\' || (k == 0 && c == '-'))
+                if (ulpb_control_length(word + k) == 2) { /* a C1 control: both bytes of its UTF-8 */
+                    p += sprintf(p, "\\%03o\\%03o", c, (unsigned char)word[k + 1]);
+                    k++;
+                } else if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\' || (k == 0 && c == '-'))
                     p += sprintf(p, "\\%03o", c);
                 else if (c == '%')
                     p = stpcpy(p, "%%");

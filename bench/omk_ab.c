@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../accuracy/visible_text.h"
 #include "quantile.h"
 
 enum { BLOCKS = 32, BLOCK = 4096, MAX_ROUNDS = 10000 }; /* as ulpbench bench */
@@ -45,7 +46,11 @@ static uint64_t splitmix64(uint64_t z) {
 /* s for a message: control characters (from arguments or the environment) as '?', at most size - 1 bytes */
 static const char *printable(const char *s, char *buf, size_t size) {
     size_t n = 0;
-    for (; s[n] && n + 1 < size; n++) buf[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? '?' : s[n];
+    for (; *s && n + 1 < size; n++) {
+        const size_t control = ulpb_control_length(s);
+        buf[n] = control ? '?' : *s;
+        s += control ? control : 1;
+    }
     buf[n] = 0;
     return buf;
 }

@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "registry.h"
 #include "result_io.h"
+#include "visible_text.h"
 
 /* The benchmark results of a document and their context: bench's own, or report.json's "throughput". */
 static const cJSON *results_of(const cJSON *doc, const cJSON **context) {
@@ -253,7 +254,11 @@ static void print_runs(FILE *out, const cJSON *const *contexts, const cJSON *con
         fprintf(out, format[0], i + 1);
         for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
             if (k > 0) fputs(format[k], out);
-            for (const char *c = fields[k]; *c; c++) fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+            for (const char *c = fields[k]; *c;) {
+                const size_t control = ulpb_control_length(c);
+                fputc(control ? '?' : *c, out);
+                c += control ? control : 1;
+            }
         }
         fputs("`", out);
         int groups = 0, slow = 0;

@@ -33,6 +33,7 @@
 #include "outfile.h"
 #include "registry.h"
 #include "result_io.h"
+#include "visible_text.h"
 #include "targets.h"
 
 enum { EXIT_GATE = 1, EXIT_USAGE = 2 };
@@ -49,41 +50,44 @@ static char **g_argv;
 static bool *g_dropped; /* g_argc flags: the words of the process's argv that the recorded result command leaves out */
 static const char *g_executable; /* argv[0] */
 
-/* The bytes of a control character at c, but a newline: C0 and DEL (1), or a C1 control in UTF-8 (2: U+0080 to
- * U+009F, which some terminals obey, U+009B as an escape sequence's start); 0 for any other character. */
-static size_t control_at(const char *c) {
-    const unsigned char b = (unsigned char)c[0];
-    if ((b < 0x20 && b != '\n') || b == 0x7f) return 1;
-    return b == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9f ? 2 : 0;
-}
-
-/* text in place with each control character (control_at, and newlines too) and each byte of `also` as one '?'. */
+/* text in place with each control character (ulpb_control_length) and each byte of `also` as one '?'. */
 static void make_visible(char *text, const char *also) {
     char *to = text;
     for (const char *c = text; *c;) {
-        const size_t control = *c == '\n' ? 1 : control_at(c);
+        const size_t control = ulpb_control_length(c);
         *to++ = control || strchr(also, *c) ? '?' : *c;
         c += control ? control : 1;
     }
     *to = 0;
 }
 
-/* An error message on one line of stderr, as the README promises: a control character from the command line (a
- * newline in --op, say) is shown as '?'. */
-static void error_line(const char *prefix, const char *fmt, va_list ap) {
+/* prefix and a message on one line of f: a control character from the command line or a file (a newline in --op, or
+ * in a file name, say) is shown as '?', so that no text of the user's can start a line of its own. */
+static void visible_line(FILE *f, const char *prefix, const char *fmt, va_list ap) {
     va_list measure;
     va_copy(measure, ap);
     const int len = vsnprintf(NULL, 0, fmt, measure); /* whole: a message may quote a long path */
     va_end(measure);
     char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
     if (!text) {
-        fprintf(stderr, "%s(message lost: out of memory)\n", prefix);
+        fprintf(f, "%s(message lost: out of memory)\n", prefix);
         return;
     }
     vsnprintf(text, (size_t)len + 1, fmt, ap);
     make_visible(text, "");
-    fprintf(stderr, "%s%s\n", prefix, text);
+    fprintf(f, "%s%s\n", prefix, text);
     free(text);
+}
+
+/* An error message on one line of stderr, as the README promises (visible_line). */
+static void error_line(const char *prefix, const char *fmt, va_list ap) { visible_line(stderr, prefix, fmt, ap); }
+
+/* visible_line with its arguments, for lines of a command's own output that quote a user's text. */
+__attribute__((format(printf, 2, 3))) static void put_line(FILE *f, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    visible_line(f, "", fmt, ap);
+    va_end(ap);
 }
 
 static int fail(const char *sub, const char *fmt, ...) {
@@ -486,6 +490,9 @@ static int parse_min_inputs(const char *arg, uint64_t min_inputs[ULPB_DTYPE_COUN
         return fail("gate", "--min-inputs needs DTYPE=COUNT (DTYPE %s, COUNT in 1..2^53), got '%s'", dtype_choices(),
                     arg);
     if (min_inputs[dt]) return fail("gate", "--min-inputs %s given twice", ulpb_dtypes[dt].name);
+    if (ulpb_dtypes[dt].bytes == 2 && n > 65536) /* a limit no row can meet fails every run: a typo for another dtype */
+        return fail("gate", "--min-inputs %s=%llu: a %s row holds at most 65536 inputs (every value of the type)",
+                    ulpb_dtypes[dt].name, n, ulpb_dtypes[dt].name);
     min_inputs[dt] = n;
     return 0;
 }
@@ -495,7 +502,7 @@ static int parse_min_inputs(const char *arg, uint64_t min_inputs[ULPB_DTYPE_COUN
  * its message. */
 static int parse_gate_requirement(const char *arg, const char **required_by) {
     const char *op_at = strchr(arg, ':'), *dtype_at = op_at ? strchr(op_at + 1, ':') : NULL;
-    char impl[64], op[16];
+    char impl[256], op[256];
     const size_t impl_len = op_at ? (size_t)(op_at - arg) : 0, op_len = dtype_at ? (size_t)(dtype_at - op_at - 1) : 0;
     unsigned ops = 0, dtypes = 0;
     if (!dtype_at || impl_len == 0 || impl_len >= sizeof impl || op_len >= sizeof op)
@@ -506,22 +513,25 @@ static int parse_gate_requirement(const char *arg, const char **required_by) {
     memcpy(op, op_at + 1, op_len);
     op[op_len] = 0;
     if (parse_mask(op, ulpb_op_find, ULPB_OP_COUNT, &ops))
-        return fail("gate", "--require %s: unknown op '%s' (expected %s|all)", arg, op, op_choices());
+        return fail("gate", "--require '%s': unknown op '%s' (expected %s|all)", arg, op, op_choices());
     if (parse_mask(dtype_at + 1, ulpb_dtype_find, ULPB_DTYPE_COUNT, &dtypes))
-        return fail("gate", "--require %s: unknown dtype '%s' (expected %s|all)", arg, dtype_at + 1, dtype_choices());
+        return fail("gate", "--require '%s': unknown dtype '%s' (expected %s|all)", arg, dtype_at + 1, dtype_choices());
     if (!ulpb_impl_known(impl))
-        return fail("gate", "--require %s: no implementation '%s' in the registry (ulpbench list)", arg, impl);
+        return fail("gate",
+                    "--require '%s': unknown implementation '%s' (see ulpbench list; your own kernels need "
+                    "ULPB_LIBRARIES)",
+                    arg, impl);
     int named = 0;
     for (size_t i = 0; i < ulpb_entry_count; i++) {
         const ulpb_entry *e = &ulpb_entries[i];
         if (strcmp(e->impl, impl) != 0 || !(ops & 1u << e->op) || !(dtypes & 1u << e->dtype)) continue;
         if (!ulpb_role_gated(e->role)) /* a peer row passes whatever it measured: requiring it would gate nothing */
-            return fail("gate", "--require %s: '%s' is a %s, and the gate holds only omk's rows and ULPB_LIBRARIES'",
+            return fail("gate", "--require '%s': '%s' is a %s, and the gate holds only omk's rows and ULPB_LIBRARIES'",
                         arg, impl, ulpb_role_name(e->role));
         if (!required_by[i]) required_by[i] = arg;
         named++;
     }
-    if (named == 0) return fail("gate", "--require %s: the registry has no such row of '%s'", arg, impl);
+    if (named == 0) return fail("gate", "--require '%s': the registry has no such row of '%s'", arg, impl);
     return 0;
 }
 
@@ -725,12 +735,12 @@ static size_t longest_backtick_run(const char *text) {
     return longest;
 }
 
-/* text with its control characters but newlines shown as '?' (control_at): a command read back from a result
- * (--resume) is printed, and one ulpbench recorded holds none (ulpb_append_quoted), but an edited one could move a
- * terminal's cursor or clear its screen. */
+/* text with its control characters but newlines shown as '?' (ulpb_control_length): a command read back from a
+ * result (--resume) is printed, and one ulpbench recorded holds none (ulpb_append_quoted), but an edited one could move
+ * a terminal's cursor or clear its screen. */
 static void put_visible(FILE *f, const char *text) {
     for (const char *c = text; *c;) {
-        const size_t control = control_at(c);
+        const size_t control = *c == '\n' ? 0 : ulpb_control_length(c);
         fputc(control ? '?' : *c, f);
         c += control ? control : 1;
     }
@@ -1156,7 +1166,7 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     size_t rest = doc ? (size_t)(end - text) : len;
     while (doc && rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0') rest++;
     const size_t stop = !doc && end && end >= text ? (size_t)(end - text) : 0;
-    if (!doc && json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)
+    if (!doc && stop < len && strchr("[{", text[stop]) && json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)
         *status =
             fail(sub, "'%s' is not a result of ulpbench (arrays or objects nested more than %d deep, at byte %zu)",
                  path, CJSON_NESTING_LIMIT, stop);
@@ -1845,10 +1855,12 @@ static int gate_with(int argc, char **argv, const char **required_by) {
                  "registry marks it correctly rounded (unless --max-misrounded names its dtype), and misrounded and\n"
                  "max ULP within the per-dtype limits (registry.def's, or --max-misrounded and --max-ulp); an\n"
                  "exhaustive result must also be complete. Peer rows are listed, not gated. Prints one line per row\n"
-                 "and a verdict. Exit status 0 when every gated row passes (or none is gated), 1 when one fails, 2\n"
-                 "for a file that is missing or not such a result, a shard (merge the shards first), a file given\n"
-                 "twice, a limit for a dtype the results hold no row of, or rows of ULPB_LIBRARIES measured with\n"
-                 "other library files than those loaded now (environment.libraries_identity).\n"
+                 "and a verdict. Exit status 0 when every gated row passes (or none is gated and none required),\n"
+                 "1 when one fails or a row --require names is missing, 2 for a file that is missing or not such a\n"
+                 "result, a shard (merge the shards first), a file given twice, a limit (--max-ulp,\n"
+                 "--max-misrounded, --min-inputs) for a dtype the results hold no row of and --require names none\n"
+                 "of, or rows of ULPB_LIBRARIES measured with other library files than those loaded now\n"
+                 "(environment.libraries_identity).\n"
                  "--inputs FILE.npy: the results of 'accuracy --inputs' or 'report --inputs' must have checked this\n"
                  "very file (its SHA-256), and one of them at least; exit status 2 otherwise.\n"
                  "--min-inputs DTYPE=N: a gated row of DTYPE that measured fewer than N inputs fails (a run cut\n"
@@ -1919,7 +1931,7 @@ static int gate_with(int argc, char **argv, const char **required_by) {
             char why[400] = "", limits_why[300] = "", measured[32];
             bool within_limits = !ulpb_gate_check(r, &limits, limits_why, sizeof limits_why);
             const uint64_t min = min_inputs[r->entry->dtype];
-            if (min && r->total.inputs < min) {
+            if (min && r->total.inputs < min && !incomplete) { /* an incomplete row fails as such */
                 const size_t used = strlen(limits_why);
                 snprintf(limits_why + used, sizeof limits_why - used, "%s%llu inputs < --min-inputs %s=%llu",
                          used ? ", " : "", (unsigned long long)r->total.inputs, ulpb_dtypes[r->entry->dtype].name,
@@ -1943,16 +1955,20 @@ static int gate_with(int argc, char **argv, const char **required_by) {
             gated[kind] += gated_row;
             failed[kind] += gated_row && !passed;
             peers += !gated_row;
-            fprintf(out, "- %s %s %s %s (%s: %s%s, %llu inputs): %s\n",
-                    !gated_row ? "PEER"
-                    : passed   ? "PASS"
-                               : "FAIL",
-                    r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[r->entry->dtype].name, names[i],
-                    ulpb_result_mode(r), label, (unsigned long long)r->total.inputs, why);
+            put_line(out, "- %s %s %s %s (%s: %s%s, %llu inputs): %s",
+                     !gated_row ? "PEER"
+                     : passed   ? "PASS"
+                                : "FAIL",
+                     r->entry->impl, ulpb_ops[r->entry->op].name, ulpb_dtypes[r->entry->dtype].name, names[i],
+                     ulpb_result_mode(r), label, (unsigned long long)r->total.inputs, why);
         }
     }
+    unsigned required_dtypes = 0; /* a limit for one of them gates the row --require misses: that row fails instead */
+    for (size_t i = 0; i < ulpb_entry_count; i++)
+        if (required_by[i]) required_dtypes |= 1u << ulpb_entries[i].dtype;
     for (int d = 0; d < ULPB_DTYPE_COUNT && status == 0; d++) /* a limit that gates nothing, as report refuses it */
-        if ((max_ulp_given[d] || limits.misrounded_given[d] || min_inputs[d]) && !(result_dtypes & (1u << d)))
+        if ((max_ulp_given[d] || limits.misrounded_given[d] || min_inputs[d]) &&
+            !((result_dtypes | required_dtypes) & (1u << d)))
             status = fail("gate", "%s %s=... limits a dtype the results hold no row of",
                           max_ulp_given[d]             ? "--max-ulp"
                           : limits.misrounded_given[d] ? "--max-misrounded"
@@ -1962,8 +1978,8 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     for (size_t i = 0; i < ulpb_entry_count && status == 0; i++)
         if (required_by[i] && !present[i]) {
             const ulpb_entry *e = &ulpb_entries[i];
-            fprintf(out, "- MISSING %s %s %s: no row in the results (--require %s)\n", e->impl, ulpb_ops[e->op].name,
-                    ulpb_dtypes[e->dtype].name, required_by[i]);
+            put_line(out, "- MISSING %s %s %s: no row in the results (--require %s)", e->impl, ulpb_ops[e->op].name,
+                     ulpb_dtypes[e->dtype].name, required_by[i]);
             missing++;
         }
     if (status == 0 && inputs_path && !any_file_checked)
@@ -2330,11 +2346,11 @@ static int refuse_range(const char *sub, const char *arg) {
         char *end;
         errno = 0;
         const double v = strtod(bound, &end);
-        if (end != bound && !isspace((unsigned char)*bound) && strtod_out_of_range(v))
-            return fail(sub, "--range %s: %.*s lies %s binary64's range (%s)", arg,
-                        (int)(k ? strlen(bound) : (size_t)(comma - arg)), bound, v == 0 ? "below" : "beyond",
-                        v == 0 ? "its smallest magnitude is 2^-1074, about 4.9e-324: 0 stands for anything tinier"
-                               : "its largest number is about 1.8e308");
+        if (end != bound && !isspace((unsigned char)*bound) && *end == (k ? '\0' : ',') && strtod_out_of_range(v))
+            return fail(sub, "--range %s: %.*s %s", arg, (int)(end - bound), bound,
+                        v == 0 ? "underflows binary64 (its smallest magnitude is 2^-1074, about 4.9e-324: 0 stands "
+                                 "for anything tinier)"
+                               : "overflows binary64 (its largest magnitude is about 1.8e308)");
     }
     return fail(sub, "--range needs LO,HI: two finite binary64 numbers with LO < HI, got '%s'", arg);
 }

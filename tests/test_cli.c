@@ -1072,6 +1072,12 @@ static void sampled_shards_merge(void **state) {
     expect_merge_refused("s2bad.json' is not a result of ulpbench (arrays or objects nested more than 1000 deep, at "
                          "byte 1018)",
                          "deep nesting");
+    other_kind = fopen(path("s2bad.json"), "w"); /* 1000 deep, and a syntax error there: not too deep */
+    assert_non_null(other_kind);
+    for (int k = 0; k < 999; k++) fputc('[', other_kind);
+    fputs("{bad", other_kind);
+    fclose(other_kind);
+    expect_merge_refused("s2bad.json' is not valid JSON (at byte 1001)", "a syntax error 1000 deep");
     /* shards that name memcpy, edited by hand: a new run of it is refused, so is a merged one */
     for (int k = 0; k < 3; k++) {
         char name[16];
@@ -1630,6 +1636,18 @@ static void gate_holds_saved_results(void **state) {
     assert_non_null(strstr(required, "Gate: FAILED (0 of 1 production row failed; 4 required rows missing; peer rows "
                                      "are not gated).\n"));
     free(required);
+    /* a limit for a dtype the run dropped: the row --require names fails as missing, where alone it would be refused */
+    assert_int_equal(run("gate --require omk:all:all --max-ulp f64=1 --min-inputs bf16=2 $D/g16.json"), 1);
+    expect_text_in("out.txt", "- MISSING omk asin f64: no row in the results (--require omk:all:all)\n");
+    /* a file name's control character cannot start a line of the verdict */
+    char odd_copy[600];
+    snprintf(odd_copy, sizeof odd_copy, "cp %s \"%s/$(printf 'x\\nGate: PASSED')\"", path("g16.json"), g_dir);
+    assert_int_equal(system(odd_copy), 0);
+    assert_int_equal(run("gate --max-ulp f16=0.4 \"$D/$(printf 'x\\nGate: PASSED')\""), 1);
+    char *verdict = slurp(path("out.txt"));
+    assert_non_null(strstr(verdict, "/x?Gate: PASSED: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n"));
+    assert_null(strstr(verdict, "\nGate: PASSED"));
+    free(verdict);
     assert_int_equal(run("gate --require omk:asin:bf16 $D/gg.json"), 1); /* a peer's row stands for no omk row */
     expect_text_in("out.txt", "- MISSING omk asin bf16: no row in the results (--require omk:asin:bf16)\n");
     expect_text_in("out.txt", "Gate: FAILED (1 required row missing; peer rows are not gated).\n");
@@ -1691,9 +1709,12 @@ static void gate_holds_saved_results(void **state) {
         {"gate --min-inputs f16=0 $D/g16.json", "--min-inputs needs DTYPE=COUNT (DTYPE f16|bf16|f32|f64, COUNT in 1.."},
         {"gate --min-inputs f16=1 --min-inputs f16=2 $D/g16.json", "--min-inputs f16 given twice"},
         {"gate --require omk:cos $D/g16.json", "--require needs IMPL:OP:DTYPE (OP cos|asin|all, DTYPE "},
-        {"gate --require omk:tan:f16 $D/g16.json", "--require omk:tan:f16: unknown op 'tan' (expected cos|asin|all)"},
-        {"gate --require omk:cos:f8 $D/g16.json", "--require omk:cos:f8: unknown dtype 'f8'"},
-        {"gate --require nobody:cos:f16 $D/g16.json", "no implementation 'nobody' in the registry (ulpbench list)"},
+        {"gate --require omk:tan:f16 $D/g16.json", "--require 'omk:tan:f16': unknown op 'tan' (expected cos|asin|all)"},
+        {"gate --require omk:cos:f8 $D/g16.json", "--require 'omk:cos:f8': unknown dtype 'f8'"},
+        {"gate --require nobody:cos:f16 $D/g16.json",
+         "unknown implementation 'nobody' (see ulpbench list; your own kernels need ULPB_LIBRARIES)"},
+        {"gate --require omk:cos: $D/g16.json", "--require 'omk:cos:': unknown dtype ''"},
+        {"gate --min-inputs f16=65537 $D/g16.json", "--min-inputs f16=65537: a f16 row holds at most 65536 inputs"},
         {"gate --require glibc:cos:f16 $D/g16.json", "'glibc' is a peer, and the gate holds only omk's rows and"},
         {"gate --require memcpy:cos:f16 $D/g16.json", "'memcpy' is a baseline, and the gate holds only"},
     };
@@ -2127,9 +2148,9 @@ static void bench_rejects_bad_options(void **state) {
         {"bench --range 0,inf", "--range"},
         /* strtod gives 0 for a bound below binary64's range: the column would name a range the inputs do not span */
         {"bench --op cos --dtype f64 --range 1e-400,1e-300",
-         "--range 1e-400,1e-300: 1e-400 lies below binary64's range (its smallest magnitude is 2^-1074"},
+         "--range 1e-400,1e-300: 1e-400 underflows binary64 (its smallest magnitude is 2^-1074"},
         {"bench --op cos --dtype f64 --range 1,1e999",
-         "--range 1,1e999: 1e999 lies beyond binary64's range (its largest number is about 1.8e308)"},
+         "--range 1,1e999: 1e999 overflows binary64 (its largest magnitude is about 1.8e308)"},
         {"bench --op cos --dtype f64 --range 2,1", "--range needs LO,HI: two finite binary64 numbers with LO < HI"},
         {"bench --op cos --range -1e30,1e30", "f16's finite range"},
         /* inputs cast to the dtype: a range of one value would be timed as that value and labelled as the range */
@@ -2237,7 +2258,10 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f16 --json -", "an output named '-': give /dev/stdout for standard output"},
         {"bench --op cos --dtype f16 --quick --markdown -", "an output named '-'"},
         {"accuracy --op cos --dtype f32 --range 1,0", "--range needs LO,HI: two finite binary64 numbers with LO < HI"},
-        {"accuracy --op cos --dtype f32 --range -1e400,0", "--range -1e400,0: -1e400 lies beyond binary64's range"},
+        {"accuracy --op cos --dtype f32 --range -1e400,0", "--range -1e400,0: -1e400 overflows binary64"},
+        {"accuracy --op cos --dtype f32 --range -1e-400,1", "--range -1e-400,1: -1e-400 underflows binary64"},
+        {"accuracy --op cos --dtype f32 --range 1e-400x,1", "--range needs LO,HI: two finite binary64 numbers"},
+        {"accuracy --op cos --dtype f32 --range \"0,1e400 \"", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
         {"accuracy --op asin --exhaustive --range 0.5,0.75 --shard 5/6",
@@ -2675,9 +2699,10 @@ static void recorded_command_is_quoted(void **state) {
     assert_int_equal(system(rerun), 0);
     doc = load_json("a'b.json");
     cJSON_Delete(doc);
-    /* and a name with control characters (a tab; trailing newlines) and a %: recorded on one line but for the trailing
-     * newlines, and made again by sh, dash too (which has no $'...') */
-    static const char odd_name[] = "t\tx%d.json\n\n";
+    /* and a name with control characters (a tab, U+0085 in UTF-8, trailing newlines) and a %: recorded on one line but
+     * for the trailing newlines, and made again by sh, dash too (which has no $'...') */
+    static const char odd_name[] = "t\tx%d\xc2\x85"
+                                   "y.json\n\n";
     assert_int_equal(setenv("ULPB_ODD_NAME", odd_name, 1), 0);
     assert_int_equal(
         run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/$ULPB_ODD_NAME\" --markdown $D/odd.md"), 0);
@@ -2691,8 +2716,8 @@ static void recorded_command_is_quoted(void **state) {
     if (!strstr(odd_markdown, fenced)) fail_msg("the Markdown '%s' lacks '%s'", odd_markdown, fenced);
     free(odd_markdown), free(fenced);
     const char *trailing = strstr(odd_command, "')\"'\n\n' ");
-    if (strchr(odd_command, '\t') || !trailing || strchr(odd_command, '\n') != trailing + 4 ||
-        strchr(trailing + 6, '\n'))
+    if (strchr(odd_command, '\t') || strstr(odd_command, "\xc2\x85") || !strstr(odd_command, "x%%d\\302\\205y") ||
+        !trailing || strchr(odd_command, '\n') != trailing + 4 || strchr(trailing + 6, '\n'))
         fail_msg("command '%s' holds a tab, or a newline before its name's trailing ones", odd_command);
     script = fopen(path("rerun.sh"), "w");
     assert_non_null(script);
@@ -3621,6 +3646,9 @@ static void users_kernels_through_ulpb_libraries(void **state) {
         {"mine:2nd=" ULPB_DEMO_KERNELS, "symbol prefix '2nd' is no C identifier"},
         {"mine=", "names no library file"},
         {"mine=/tmp/lib\nmine.so", "holds a control character"},
+        {"mine=/tmp/lib\xc2\x9b"
+         "mine.so",
+         "holds a control character"}, /* U+009B */
         {"mine=/nonexistent/libmine.so", "cannot open '/nonexistent/libmine.so'"},
         {"mine=/tmp", "is not a regular file"},
         {"mine=" ULPBENCH_TEST_SOURCE, "cannot load"},
@@ -3699,6 +3727,14 @@ static void targets_gate_on_saved_runs(void **state) {
                               cJSON_CreateNumber(1.0));
     save_json(doc, "t.json");
     assert_int_equal(run("targets --gate $D/t.json"), 0);
+    /* a command edited to hold terminal controls (ESC, and U+009B in UTF-8) is shown with '?' for each */
+    doc = load_json("t.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "command",
+                              cJSON_CreateString("ulpbench \x1b[2J bench \xc2\x9b"
+                                                 "2J"));
+    save_json(doc, "t_esc.json");
+    assert_int_equal(run("targets $D/t_esc.json"), 0);
+    expect_text_in("out.txt", "ulpbench ?[2J bench ?2J");
 
     /* a second run below the milestone, whose memcpy ran at half speed: counted, unless --quiet-only */
     doc = load_json("t.json");
