@@ -79,6 +79,17 @@ static void expect_text_in(const char *name, const char *needle) {
     free(text);
 }
 
+/* The file `name` of $D holds each of the NULL-ended `held` and none of the NULL-ended `absent` (which may be NULL). */
+static void expect_texts_in(const char *name, const char *const *held, const char *const *absent) {
+    char *text = slurp(path(name));
+    for (; text && *held; held++)
+        if (!strstr(text, *held)) fail_msg("%s does not hold '%s'", name, *held);
+    for (; text && absent && *absent; absent++)
+        if (strstr(text, *absent)) fail_msg("%s holds '%s'", name, *absent);
+    if (!text) fail_msg("%s cannot be read", name);
+    free(text);
+}
+
 static int exists(const char *p) {
     struct stat st;
     return stat(p, &st) == 0;
@@ -1583,13 +1594,13 @@ static void gate_holds_saved_results(void **state) {
     assert_int_equal(run_appending_to("gate $D/g16.json", "g16.json"), 2); /* the verdict would go into a result */
     expect_text_in("err.txt", "standard output is the input file");
     assert_int_equal(run("gate $D/g16.json $D/gx.json"), 0);
-    char *out = slurp(path("out.txt"));
-    assert_non_null(strstr(out, "- PASS omk cos f16 ("));
-    assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): 0 misrounded, max ULP 0.500\n"));
-    assert_non_null(strstr(out, "- PEER glibc cos f16 ("));
-    assert_non_null(strstr(out, "/gx.json: exhaustive, inputs in [0.5, 0.75] only, 4194305 inputs): 0 misrounded"));
-    assert_non_null(strstr(out, "Gate: PASSED (2 production rows; peer rows are not gated).\n"));
-    free(out);
+    expect_texts_in("out.txt",
+                    (const char *[]){"- PASS omk cos f16 (",
+                                     "/g16.json: exhaustive, 65536 inputs): 0 misrounded, max ULP 0.500\n",
+                                     "- PEER glibc cos f16 (",
+                                     "/gx.json: exhaustive, inputs in [0.5, 0.75] only, 4194305 inputs): 0 misrounded",
+                                     "Gate: PASSED (2 production rows; peer rows are not gated).\n", NULL},
+                    NULL);
     /* a limit the omk row exceeds fails it, and the gate */
     /* a worst input shown that is not the one the counters hold: the file was edited */
     cJSON *edited = load_json("g16.json");
@@ -1598,11 +1609,11 @@ static void gate_holds_saved_results(void **state) {
     save_json(edited, "g16edit.json");
     expect_usage_error("gate $D/g16edit.json", "result 0: \"worst\" is not the state's worst input");
     assert_int_equal(run("gate --max-ulp f16=0.4 $D/g16.json"), 1);
-    out = slurp(path("out.txt"));
-    assert_non_null(strstr(out, "/g16.json: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n"));
-    assert_non_null(strstr(out, "- FAIL omk cos f16 ("));
-    assert_non_null(strstr(out, "Gate: FAILED (1 of 1 production row failed; peer rows are not gated).\n"));
-    free(out);
+    expect_texts_in("out.txt",
+                    (const char *[]){"/g16.json: exhaustive, 65536 inputs): max ULP 0.500 > 0.4\n",
+                                     "- FAIL omk cos f16 (",
+                                     "Gate: FAILED (1 of 1 production row failed; peer rows are not gated).\n", NULL},
+                    NULL);
     /* an exhaustive run stopped before its end proves nothing: it fails */
     assert_int_equal(run("accuracy --op cos --dtype f32 --exhaustive --max-chunks 1 --quiet --json $D/gp.json"), 3);
     assert_int_equal(run("gate $D/gp.json"), 1);
@@ -1626,16 +1637,15 @@ static void gate_holds_saved_results(void **state) {
     expect_text_in("out.txt", "2000 inputs): max ULP 0.500 > 0.4, 2000 inputs < --min-inputs f64=2001\n");
     assert_int_equal(run("gate --require omk:cos:f16 --require omk:asin:f64 $D/gr/report.json $D/g16.json"), 0);
     assert_int_equal(run("gate --require omk:all:f16 --require omk:cos:all $D/g16.json"), 1);
-    char *required = slurp(path("out.txt"));
-    assert_non_null(strstr(required, "- PASS omk cos f16 ("));
-    assert_non_null(strstr(required, "- MISSING omk asin f16: no row in the results (--require omk:all:f16)\n"));
-    assert_null(strstr(required, "- MISSING omk cos f16"));
-    assert_non_null(strstr(required, "- MISSING omk cos bf16: no row in the results (--require omk:cos:all)\n"));
-    assert_non_null(strstr(required, "- MISSING omk cos f64: no row in the results (--require omk:cos:all)\n"));
-    assert_null(strstr(required, "- MISSING omk asin bf16"));
-    assert_non_null(strstr(required, "Gate: FAILED (0 of 1 production row failed; 4 required rows missing; peer rows "
-                                     "are not gated).\n"));
-    free(required);
+    expect_texts_in("out.txt",
+                    (const char *[]){"- PASS omk cos f16 (",
+                                     "- MISSING omk asin f16: no row in the results (--require omk:all:f16)\n",
+                                     "- MISSING omk cos bf16: no row in the results (--require omk:cos:all)\n",
+                                     "- MISSING omk cos f64: no row in the results (--require omk:cos:all)\n",
+                                     "Gate: FAILED (0 of 1 production row failed; 4 required rows missing; peer rows "
+                                     "are not gated).\n",
+                                     NULL},
+                    (const char *[]){"- MISSING omk cos f16", "- MISSING omk asin bf16", NULL});
     /* a limit for a dtype the run dropped: the row --require names fails as missing, where alone it would be refused */
     assert_int_equal(run("gate --require omk:all:all --max-ulp f64=1 --min-inputs bf16=2 $D/g16.json"), 1);
     expect_text_in("out.txt", "- MISSING omk asin f64: no row in the results (--require omk:all:all)\n");
@@ -2728,6 +2738,12 @@ static void recorded_command_is_quoted(void **state) {
     assert_int_equal(system(rerun), 0);
     assert_true(exists(path(odd_name)));
     assert_int_equal(remove(path(odd_name)), 0);
+    /* a C1 control alone (U+0085, with no C0 one beside it) is made by printf too: in quotes it would stay raw */
+    assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json \"$D/$(printf 'c\\302\\205')\""), 0);
+    doc = load_json("c\xc2\x85");
+    if (strstr(string_of(doc, "command"), "\xc2\x85") || !strstr(string_of(doc, "command"), "/c\\302\\205')\""))
+        fail_msg("command '%s' holds U+0085 raw", string_of(doc, "command"));
+    cJSON_Delete(doc);
 }
 
 /* A backtick in an argument must not close the Markdown code span of the recorded command early. */
