@@ -90,6 +90,16 @@ __attribute__((format(printf, 2, 3))) static void put_line(FILE *f, const char *
     va_end(ap);
 }
 
+/* A notice on stderr that is no error: "ulpbench SUB: " and the message, as visible_line shows it. */
+__attribute__((format(printf, 2, 3))) static void notice(const char *sub, const char *fmt, ...) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "ulpbench %s: ", sub);
+    va_list ap;
+    va_start(ap, fmt);
+    visible_line(stderr, prefix, fmt, ap);
+    va_end(ap);
+}
+
 static int fail(const char *sub, const char *fmt, ...) {
     char prefix[64];
     snprintf(prefix, sizeof prefix, "ulpbench %s: ", sub);
@@ -490,9 +500,6 @@ static int parse_min_inputs(const char *arg, uint64_t min_inputs[ULPB_DTYPE_COUN
         return fail("gate", "--min-inputs needs DTYPE=COUNT (DTYPE %s, COUNT in 1..2^53), got '%s'", dtype_choices(),
                     arg);
     if (min_inputs[dt]) return fail("gate", "--min-inputs %s given twice", ulpb_dtypes[dt].name);
-    if (ulpb_dtypes[dt].bytes == 2 && n > 65536) /* a limit no row can meet fails every run: a typo for another dtype */
-        return fail("gate", "--min-inputs %s=%llu: a %s row holds at most 65536 inputs (every value of the type)",
-                    ulpb_dtypes[dt].name, n, ulpb_dtypes[dt].name);
     min_inputs[dt] = n;
     return 0;
 }
@@ -505,7 +512,9 @@ static int parse_gate_requirement(const char *arg, const char **required_by) {
     char impl[256], op[256];
     const size_t impl_len = op_at ? (size_t)(op_at - arg) : 0, op_len = dtype_at ? (size_t)(dtype_at - op_at - 1) : 0;
     unsigned ops = 0, dtypes = 0;
-    if (!dtype_at || impl_len == 0 || impl_len >= sizeof impl || op_len >= sizeof op)
+    if (impl_len >= sizeof impl || op_len >= sizeof op)
+        return fail("gate", "--require '%.60s...': unknown %s", arg, impl_len >= sizeof impl ? "implementation" : "op");
+    if (!dtype_at || impl_len == 0)
         return fail("gate", "--require needs IMPL:OP:DTYPE (OP %s|all, DTYPE %s|all), got '%s'", op_choices(),
                     dtype_choices(), arg);
     memcpy(impl, arg, impl_len);
@@ -684,7 +693,7 @@ static int run_accuracy(const char *sub, const accuracy_options *o, ulpb_result 
         }
     }
     if (*count == 0 && *skipped) return fail(sub, "nothing to run: %s", skipped);
-    if (*skipped) fprintf(stderr, "ulpbench %s: skipped %s (and any other row it cannot run)\n", sub, skipped);
+    if (*skipped) notice(sub, "skipped %s (and any other row it cannot run)", skipped);
     if (*count == 0) {
         char selected[128] = "", *p = selected;
         for (int op = 0; op < ULPB_OP_COUNT; op++)
@@ -1045,25 +1054,37 @@ static int compare_keys(const void *a, const void *b) {
     return strcasecmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* How deep arrays and objects are open at byte `at` of JSON text (strings skipped): cJSON stops at CJSON_NESTING_LIMIT
- * levels with the same error as for a syntax error, which would send a user looking for a typo at that byte. */
-static int json_depth_at(const char *text, size_t at) {
+/* Whether cJSON stopped at byte `at` of JSON text for its nesting limit rather than a syntax error (it says the same
+ * of both, which would send a user looking for a typo there): an array or object opened where a value belongs, with
+ * CJSON_NESTING_LIMIT levels open around it. */
+static bool json_too_deep_at(const char *text, size_t at) {
+    enum { LEVELS = CJSON_NESTING_LIMIT + 1 };
+    static bool in_object[LEVELS]; /* of each level open, whether it is an object */
     int depth = 0;
-    bool in_string = false;
+    bool in_string = false, value_expected = true; /* after '[', ':', or ',' in an array */
     for (size_t k = 0; k < at; k++) {
+        const char c = text[k];
         if (in_string) {
-            if (text[k] == '\\')
+            if (c == '\\')
                 k++;
-            else if (text[k] == '"')
+            else if (c == '"')
                 in_string = false;
-        } else if (text[k] == '"')
-            in_string = true;
-        else if (text[k] == '[' || text[k] == '{')
+        } else if (c == '"')
+            in_string = true, value_expected = false;
+        else if (c == '[' || c == '{') {
+            if (depth < LEVELS) in_object[depth] = c == '{';
             depth++;
-        else if (text[k] == ']' || text[k] == '}')
-            depth--;
+            value_expected = c == '[';
+        } else if (c == ']' || c == '}')
+            depth--, value_expected = false;
+        else if (c == ':')
+            value_expected = true;
+        else if (c == ',')
+            value_expected = depth > 0 && depth <= LEVELS && !in_object[depth - 1];
+        else if (!strchr(" \t\r\n", c))
+            value_expected = false;
     }
-    return depth;
+    return (text[at] == '[' || text[at] == '{') && value_expected && depth >= CJSON_NESTING_LIMIT;
 }
 /* A key that one object of item holds twice, letter case aside (cJSON would read the first one, and some lookups
  * ignore case), or NULL: no file ulpbench writes has one, and an edit that adds one would hide a value. */
@@ -1166,7 +1187,7 @@ static cJSON *read_json_file(const char *sub, const char *path, int *status) {
     size_t rest = doc ? (size_t)(end - text) : len;
     while (doc && rest < len && strchr(" \t\r\n", text[rest]) && text[rest] != '\0') rest++;
     const size_t stop = !doc && end && end >= text ? (size_t)(end - text) : 0;
-    if (!doc && stop < len && strchr("[{", text[stop]) && json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)
+    if (!doc && stop < len && json_too_deep_at(text, stop))
         *status =
             fail(sub, "'%s' is not a result of ulpbench (arrays or objects nested more than %d deep, at byte %zu)",
                  path, CJSON_NESTING_LIMIT, stop);
@@ -1278,8 +1299,7 @@ static void write_checkpoint(const ulpb_exhaustive_state *partial, void *context
     const ulpb_output output = {.path = target->json_path, .text = text ? text : "", .sync = true};
     /* a failed checkpoint leaves the file as it was (the last one); the run goes on and writes its result at the end */
     if ((!text || ulpb_write_outputs_in_run(&output, 1, err, sizeof err)) && !target->warned) {
-        fprintf(stderr, "ulpbench accuracy: checkpoint not written (the run goes on): %s\n",
-                text ? err : "out of memory");
+        notice("accuracy", "checkpoint not written (the run goes on): %s", text ? err : "out of memory");
         target->warned = true;
     }
     cJSON_free(text);
@@ -1491,8 +1511,8 @@ static int run_exhaustive(const accuracy_options *o) {
     cJSON *doc = complete_doc ? complete_doc : exhaustive_record_json(&record, st);
     status = write_outputs(sub, json_path, o->markdown_path, doc, md, true); /* hours of work: synced */
     if (status == 0 && complete_doc)
-        fprintf(stderr, "ulpbench accuracy: '%s' is a complete result: nothing was run, %s\n", o->resume_path,
-                json_path ? "its result copied unchanged" : "the file is left as it was");
+        notice("accuracy", "'%s' is a complete result: nothing was run, %s", o->resume_path,
+               json_path ? "its result copied unchanged" : "the file is left as it was");
     if (status == 0 && !complete) {
         fprintf(stderr, "ulpbench accuracy: %s; %s\n", st->interrupted ? "interrupted" : "stopped at --max-chunks",
                 json_is_file       ? "the partial result can be resumed with --resume"
@@ -2341,7 +2361,7 @@ static int parse_sizes(const char *text, ulpb_bench_spec *spec) {
  * which the generic message would call not finite. */
 static int refuse_range(const char *sub, const char *arg) {
     const char *comma = strchr(arg, ',');
-    for (int k = 0; k < 2 && comma; k++) {
+    for (int k = 0; k < 2 && comma && !strchr(comma + 1, ','); k++) {
         const char *bound = k ? comma + 1 : arg;
         char *end;
         errno = 0;
@@ -2411,10 +2431,10 @@ static int bench_range_sets(const char *sub, ulpb_bench_spec *spec, double range
         if (spec->op_mask & (1u << op)) {
             const bool outside = op == ULPB_OP_asin && outside_asin;
             if (outside)
-                fprintf(stderr,
-                        "ulpbench %s: note: --range %s holds no input inside asin's domain (-1, 1); asin's rows time "
-                        "its NaN results\n",
-                        sub, range_text);
+                notice(sub,
+                       "note: --range %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN "
+                       "results",
+                       range_text);
             range_sets[spec->input_set_count++] = (ulpb_input_set){
                 "range", (ulpb_op_id)op, range_lo, range_hi, outside ? outside_label : range_label, NULL, 0};
         }
@@ -2439,10 +2459,7 @@ static void file_input_sets(const char *sub, ulpb_bench_spec *spec, int dtype, c
         in_asin_domain |= fabs(v) < 1;
     }
     if ((spec->op_mask & (1u << ULPB_OP_asin)) && !in_asin_domain)
-        fprintf(stderr,
-                "ulpbench %s: note: %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN "
-                "results\n",
-                sub, path);
+        notice(sub, "note: %s holds no input inside asin's domain (-1, 1); asin's rows time its NaN results", path);
     /* a column label: the name's last bytes that fit, from a character's start, with what would break a Markdown
      * table or a line (|, `, control characters) as ? */
     static ulpb_input_set file_sets[ULPB_OP_COUNT];

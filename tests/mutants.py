@@ -835,7 +835,7 @@ MUTANTS = [
      "cli/ulpbench.c", "    if (!st->spec.mpfr_reference)\n        snprintf(fallbacks",
      "    if (1)\n        snprintf(fallbacks"),
     ("JSON nested past cJSON's limit reads as a syntax error",
-     "cli/ulpbench.c", "json_depth_at(text, stop) >= CJSON_NESTING_LIMIT)", "json_depth_at(text, stop) > 1 << 30)"),
+     "cli/ulpbench.c", "if (!doc && stop < len && json_too_deep_at(text, stop))", "if (0 && stop < len && json_too_deep_at(text, stop))"),
     ("a --range bound beyond binary64 reads as not finite",
      "cli/ulpbench.c", "*end == (k ? '\\0' : ',') && strtod_out_of_range(v))", "*end == (k ? '\\0' : ',') && strtod_out_of_range(v) && 0)"),
     ("a C1 control (U+009B, a terminal's CSI) reaches the terminal",
@@ -849,11 +849,13 @@ MUTANTS = [
     ("a recorded command keeps a C1 control raw, and its Markdown cannot be pasted back",
      "accuracy/result_io.c", "if (ulpb_control_length((const char *)c)) control = true;",
      "if (*c < 0x20 || *c == 0x7f) control = true;"),
+    ("a notice on stderr shows a file name's control characters raw",
+     "cli/ulpbench.c", "    visible_line(stderr, prefix, fmt, ap);\n    va_end(ap);\n}\n\nstatic int fail(",
+     "    fputs(prefix, stderr), vfprintf(stderr, fmt, ap), fputc('\\n', stderr);\n    va_end(ap);\n}\n\n"
+     "static int fail("),
     ("a syntax error 1000 levels deep reads as nesting too deep",
-     "cli/ulpbench.c", 'if (!doc && stop < len && strchr("[{", text[stop]) && json_depth_at',
-     "if (!doc && json_depth_at"),
-    ("gate --min-inputs takes a 16-bit count no row can reach",
-     "cli/ulpbench.c", "if (ulpb_dtypes[dt].bytes == 2 && n > 65536)", "if (0 && n > 65536)"),
+     "cli/ulpbench.c", "    return (text[at] == '[' || text[at] == '{') && value_expected && depth >=",
+     "    return (text[at] == '[' || text[at] == '{') && depth >="),
 ]
 
 
