@@ -2366,7 +2366,9 @@ static int refuse_range(const char *sub, const char *arg) {
         char *end;
         errno = 0;
         const double v = strtod(bound, &end);
-        if (end != bound && !isspace((unsigned char)*bound) && *end == (k ? '\0' : ',') && strtod_out_of_range(v))
+        const bool is_number = end != bound && !isspace((unsigned char)*bound) && *end == (k ? '\0' : ',');
+        if (!is_number) break; /* "abc,1e400": the first bound is what is wrong */
+        if (strtod_out_of_range(v))
             return fail(sub, "--range %s: %.*s %s", arg, (int)(end - bound), bound,
                         v == 0 ? "underflows binary64 (its smallest magnitude is 2^-1074, about 4.9e-324: 0 stands "
                                  "for anything tinier)"

@@ -2289,6 +2289,7 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --range -1e-400,1", "--range -1e-400,1: -1e-400 underflows binary64"},
         {"accuracy --op cos --dtype f32 --range 1e-400x,1", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range 1e400,2,3", "--range needs LO,HI: two finite binary64 numbers"},
+        {"accuracy --op cos --dtype f32 --range abc,1e400", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range \"0,1e400 \"", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
