@@ -1338,10 +1338,15 @@ static int run_exhaustive(const accuracy_options *o) {
         started_env = cJSON_DetachItemFromObject(doc, "environment");
         current_env = ulpb_environment_json();
         const char *was, *now, *what = environment_difference(started_env, current_env, &was, &now);
-        if (what && !complete_doc) {
-            status = fail(sub, "--resume '%s' was started in another environment (%s: '%s', here '%s')", o->resume_path,
-                          what, was, now);
-            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env);
+        /* a complete one too: exit 0 on it would pass a job whose cached result measured another build */
+        if (what) {
+            status = complete_doc ? fail(sub,
+                                         "--resume '%s' is a complete result of another environment (%s: '%s', here "
+                                         "'%s'): it does not measure this build; run without --resume to measure it",
+                                         o->resume_path, what, was, now)
+                                  : fail(sub, "--resume '%s' was started in another environment (%s: '%s', here '%s')",
+                                         o->resume_path, what, was, now);
+            cJSON_Delete(doc), cJSON_Delete(started_env), cJSON_Delete(current_env), cJSON_Delete(complete_doc);
             free(st);
             return status;
         }
@@ -1843,12 +1848,13 @@ static int gate_rows_of(const char *name, const cJSON *doc, const char *expected
 
 /* cmd_gate with required_by, one slot per registry entry, for --require */
 static int gate_with(int argc, char **argv, const char **required_by) {
-    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_INPUTS, OPT_MIN_INPUTS, OPT_REQUIRE };
+    enum { OPT_MAX_ULP = 256, OPT_MAX_MIS, OPT_INPUTS, OPT_MIN_INPUTS, OPT_REQUIRE, OPT_THIS_BUILD };
     static const struct option opts[] = {{"max-ulp", required_argument, 0, OPT_MAX_ULP},
                                          {"max-misrounded", required_argument, 0, OPT_MAX_MIS},
                                          {"inputs", required_argument, 0, OPT_INPUTS},
                                          {"min-inputs", required_argument, 0, OPT_MIN_INPUTS},
                                          {"require", required_argument, 0, OPT_REQUIRE},
+                                         {"this-build", no_argument, 0, OPT_THIS_BUILD},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *inputs_path = NULL;
@@ -1856,10 +1862,13 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     ulpb_gate_defaults(&limits);
     bool max_ulp_given[ULPB_DTYPE_COUNT] = {0};
     uint64_t min_inputs[ULPB_DTYPE_COUNT] = {0}; /* 0: no minimum */
+    bool this_build = false;
     int c, usage = 0;
     while (usage == 0 && (c = next_option(argc, argv, ":h", opts, NULL)) != -1) {
         if (c == OPT_MAX_ULP || c == OPT_MAX_MIS) {
             usage = parse_gate_limit("gate", c == OPT_MAX_ULP, optarg, &limits, max_ulp_given);
+        } else if (c == OPT_THIS_BUILD) {
+            this_build = true;
         } else if (c == OPT_MIN_INPUTS) {
             usage = parse_min_inputs(optarg, min_inputs);
         } else if (c == OPT_REQUIRE) {
@@ -1868,7 +1877,8 @@ static int gate_with(int argc, char **argv, const char **required_by) {
             inputs_path = optarg;
         } else if (c == 'h') {
             puts("usage: ulpbench gate [--max-ulp DTYPE=X]... [--max-misrounded DTYPE=N]... [--inputs FILE.npy]\n"
-                 "                     [--min-inputs DTYPE=N]... [--require IMPL:OP:DTYPE]... RESULT.json...\n\n"
+                 "                     [--min-inputs DTYPE=N]... [--require IMPL:OP:DTYPE]... [--this-build]\n"
+                 "                     RESULT.json...\n\n"
                  "Holds saved accuracy results (the JSON of 'ulpbench accuracy', with or without --exhaustive,\n"
                  "of 'ulpbench merge', or a report.json) to the gate of 'ulpbench report': every production (omk)\n"
                  "row and every row of ULPB_LIBRARIES must have 0 special-value mismatches, 0 misrounded if the\n"
@@ -1887,7 +1897,10 @@ static int gate_with(int argc, char **argv, const char **required_by) {
                  "short by a changed --samples passes the limits on little evidence).\n"
                  "--require IMPL:OP:DTYPE: the results must hold a row of each registry entry named (OP and DTYPE a\n"
                  "name or 'all'; IMPL omk or a library of ULPB_LIBRARIES); each one missing is listed and fails the\n"
-                 "gate (a row dropped from the run would otherwise go unnoticed). For example --require omk:all:all.");
+                 "gate (a row dropped from the run would otherwise go unnoticed). For example --require omk:all:all.\n"
+                 "--this-build: every result must have been measured in this ulpbench's environment (the same omk\n"
+                 "build and 16-bit method, source commit, compiler, glibc, SLEEF, MPFR and ulpbench versions, as\n"
+                 "accuracy --resume requires); a result saved by another build is refused, exit status 2.");
             return 0;
         } else
             return bad_option("gate", c, argc, argv);
@@ -1938,6 +1951,17 @@ static int gate_with(int argc, char **argv, const char **required_by) {
             fail("gate", "%s was run with other libraries than ULPB_LIBRARIES loads here ('%s', here '%s')", names[i],
                  ran, here);
             row_count = -1;
+        }
+        if (this_build && row_count >= 0) { /* a cached result of an earlier commit would otherwise pass for this one */
+            cJSON *current_env = ulpb_environment_json();
+            const char *was, *now,
+                *what = environment_difference(cJSON_GetObjectItem(doc, "environment"), current_env, &was, &now);
+            if (what) {
+                fail("gate", "--this-build: %s was measured in another environment (%s: '%s', here '%s')", names[i],
+                     what, was, now);
+                row_count = -1;
+            }
+            cJSON_Delete(current_env);
         }
         cJSON_Delete(doc);
         if (row_count < 0) {

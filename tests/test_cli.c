@@ -1673,6 +1673,17 @@ static void gate_holds_saved_results(void **state) {
     assert_int_equal(run("gate --require omk:asin:bf16 $D/gg.json"), 1); /* a peer's row stands for no omk row */
     expect_text_in("out.txt", "- MISSING omk asin bf16: no row in the results (--require omk:asin:bf16)\n");
     expect_text_in("out.txt", "Gate: FAILED (1 required row missing; peer rows are not gated).\n");
+    /* --this-build: a result of another commit (a job's stale cache) is refused, and stdout stays empty */
+    assert_int_equal(run("gate --this-build $D/gr/report.json $D/g16.json"), 0);
+    cJSON *stale = load_json("g16.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(stale, "environment"), "source", cJSON_CreateString("0123456789ab"));
+    save_json(stale, "g16_stale.json");
+    assert_int_equal(run("gate $D/g16_stale.json"), 0);
+    expect_usage_error("gate --this-build $D/g16.json $D/g16_stale.json", "--this-build: ");
+    expect_text_in("err.txt", "/g16_stale.json was measured in another environment (source: '0123456789ab', here '");
+    char *stale_out = slurp(path("out.txt"));
+    assert_string_equal(stale_out, "");
+    free(stale_out);
     /* merged sampled shards, and a ranged report: a whole run each */
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 0/2 --quiet --json $D/gs0.json"), 0);
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
@@ -1851,6 +1862,18 @@ static void exhaustive_resume_keeps_the_command(void **state) {
     assert_int_equal(run("accuracy --resume $D/ex.json --quiet"), 0);
     assert_int_equal(chmod(path("ex.json"), 0644), 0);
     assert_int_equal(run("accuracy --resume $D/ex.json --quiet --json $D/ex_copy.json"), 0);
+    /* but not one of another environment: its exit 0 would pass a job whose cached file measured an earlier build */
+    cJSON *earlier = load_json("ex.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(earlier, "environment"), "source",
+                              cJSON_CreateString("0123456789ab"));
+    save_json(earlier, "ex_earlier.json");
+    char *earlier_text = slurp(path("ex_earlier.json"));
+    expect_usage_error("accuracy --resume $D/ex_earlier.json --quiet",
+                       "is a complete result of another environment (source: '0123456789ab', here '");
+    expect_text_in("err.txt", "'): it does not measure this build; run without --resume to measure it\n");
+    char *earlier_after = slurp(path("ex_earlier.json"));
+    assert_string_equal(earlier_after, earlier_text);
+    free(earlier_text), free(earlier_after);
     /* its notice names the file with a control character as '?', on one line */
     char copy_odd[600];
     snprintf(copy_odd, sizeof copy_odd, "cp %s \"%s/$(printf 'e\\nx\\033.json')\"", path("ex.json"), g_dir);
