@@ -13,6 +13,8 @@
  * Special values give IEEE 754 / C Annex F's results (not its exception flags): NaN -> quiet NaN (the input's payload
  * with the quiet bit set, and its sign, except binary16 and bfloat16 cos, whose NaN is positive; the same bits on every
  * build), cos(+-inf) = NaN, asin(|x| > 1) = NaN, asin(+-0) = +-0, cos(+-0) = 1, asin(+-1) = +-pi/2 correctly rounded.
+ * A NaN made from a number is the x86 default NaN, negative (0xfe00, 0xffc0, 0xffc00000, 0xfff8000000000000), but for
+ * binary16 and bfloat16 asin of the sign opposite to x's (asin_f16(0xbc01) = 0x7e00); the same bits on every build.
  * Results do not depend on the caller's floating-point environment (rounding mode, FTZ/DAZ, exception masks): the
  * kernels run under the default one and give a caller in another its MXCSR back, flags included; in the default
  * environment they may raise exception flags, which then say nothing about the inputs (invalid for some finite ones;
@@ -54,7 +56,8 @@ OMK_API void omk_asin_f64(const double *x, double *y, size_t n);
  * subnormals, overflows to infinity and turns NaN into a quiet NaN of the same sign. Unlike the kernels they run in
  * the caller's floating-point environment, which changes no result: the bfloat16 ones work on the bits and raise
  * nothing, the binary16 ones convert through binary32 and binary64 arithmetic and so signal invalid for a signalling
- * NaN (a trap if the caller unmasked it), as the F16C instructions do. */
+ * NaN and, narrowing, denormal for a binary32 subnormal (traps if the caller unmasked them), as the F16C instructions
+ * do. */
 OMK_API float omk_f16_to_f32(uint16_t h);
 OMK_API uint16_t omk_f32_to_f16(float f);
 OMK_API float omk_bf16_to_f32(uint16_t h);

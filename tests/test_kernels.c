@@ -267,6 +267,51 @@ static void nan_payloads_are_kept(void **state) {
     }
 }
 
+/* A NaN made from a number (cos of an infinity, asin beyond [-1, 1]) has the bits omk.h documents, beside ordinary
+ * lanes: the x86 default NaN, but 16-bit asin's takes the sign opposite to x's. */
+static void made_nans_have_the_documented_bits(void **state) {
+    (void)state;
+    enum { N = 37, MADE = 4 };
+    /* per op: +inf and -inf, and for asin 1 + 1 ulp and -(1 + 1 ulp) */
+    static const uint64_t d_in[2][MADE] = {
+        {0x7ff0000000000000, 0xfff0000000000000, 0, 0},
+        {0x7ff0000000000000, 0xfff0000000000000, 0x3ff0000000000001, 0xbff0000000000001}};
+    static const uint32_t f_in[2][MADE] = {{0x7f800000, 0xff800000, 0, 0},
+                                           {0x7f800000, 0xff800000, 0x3f800001, 0xbf800001}};
+    static const uint16_t h_in[2][MADE] = {{0x7c00, 0xfc00, 0, 0}, {0x7c00, 0xfc00, 0x3c01, 0xbc01}};
+    static const uint16_t b_in[2][MADE] = {{0x7f80, 0xff80, 0, 0}, {0x7f80, 0xff80, 0x3f81, 0xbf81}};
+    for (int op = 0; op < 2; op++) {
+        const int made = op ? 4 : 2;
+        double d[N], dy[N];
+        float f[N], fy[N];
+        uint16_t h[N], hy[N], b[N], by[N];
+        for (int i = 0; i < N; i++) d[i] = 0.25, f[i] = 0.25f, h[i] = 0x3400, b[i] = 0x3e80;
+        for (int k = 0; k < made; k++) { /* positions 3, 12, 21, 30: different lanes of each vector width */
+            const int at = 3 + 9 * k;
+            memcpy(&d[at], &d_in[op][k], 8);
+            memcpy(&f[at], &f_in[op][k], 4);
+            h[at] = h_in[op][k];
+            b[at] = b_in[op][k];
+        }
+        (op ? omk_asin_f64 : omk_cos_f64)(d, dy, N);
+        (op ? omk_asin_f32 : omk_cos_f32)(f, fy, N);
+        (op ? omk_asin_f16 : omk_cos_f16)(h, hy, N);
+        (op ? omk_asin_bf16 : omk_cos_bf16)(b, by, N);
+        for (int k = 0; k < made; k++) {
+            const int at = 3 + 9 * k;
+            const uint16_t x_sign = h_in[op][k] & 0x8000, half_sign = op ? x_sign ^ 0x8000 : 0x8000;
+            uint64_t d_bits;
+            uint32_t f_bits;
+            memcpy(&d_bits, &dy[at], 8);
+            memcpy(&f_bits, &fy[at], 4);
+            if (d_bits != 0xfff8000000000000 || f_bits != 0xffc00000 || hy[at] != (0x7e00 | half_sign) ||
+                by[at] != (0x7fc0 | half_sign))
+                fail_msg("%s, input %d: f64 0x%016llx, f32 0x%08x, f16 0x%04x, bf16 0x%04x", op ? "asin" : "cos", k,
+                         (unsigned long long)d_bits, (unsigned)f_bits, hy[at], by[at]);
+        }
+    }
+}
+
 /* Specials (NaN with payloads, infinities, asin's |x| >= 1) beside ordinary lanes in the same blocks, with huge cos
  * arguments among them and without: the array loops give specials their results in the passes after the first ones,
  * which compute the huge path only for a block that needs it, and each result must be the one a call on that element
@@ -782,6 +827,7 @@ int main(void) {
         cmocka_unit_test(cos_special_values),
         cmocka_unit_test(asin_special_values),
         cmocka_unit_test(nan_payloads_are_kept),
+        cmocka_unit_test(made_nans_have_the_documented_bits),
         cmocka_unit_test(specials_beside_huge_arguments),
         cmocka_unit_test(onnx_examples),
         cmocka_unit_test(array_contract),
