@@ -90,7 +90,7 @@ stop not followed; 245, an edited command's control characters printed; 246 and 
 --max-chunks progress line, MPFR-only fallbacks, deep JSON, --range beyond binary64, C1 controls, and a review's
 findings on them (183, 232 and 245 updated to follow the code), by hand: test_cli; 265, planted on 2026-12-07
 (stop 64) with --range's message for a first bound that is no number, 266 and 267 with gate --this-build and a complete
-result of another build given to --resume, and 259 updated to follow the code, by hand: test_cli:
+result of another build given to --resume, and 258 updated to follow the code, by hand: test_cli:
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
