@@ -1220,13 +1220,22 @@ static bool cores_recorded(const cJSON *env) {
  * compiler) in which two results' environments differ or that one lacks, with both values; NULL when they agree. The
  * CPU and the count of cores may differ (a job array runs on mixed runners, and the result then lists every CPU:
  * combined_environment), but must be recorded, as a name and a number. */
-static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, const char **a, const char **b) {
+static const char *environment_difference(const cJSON *env_a, const cJSON *env_b, bool libraries, const char **a,
+                                          const char **b) {
     static const char *const same_environment[] = {
         "glibc",      "sleef",    "mpfr",   "omk",      "omk_isa",
         "omk_half16", "ulpbench", "source", "compiler", "libraries_identity"};
     for (size_t k = 0; k < sizeof same_environment / sizeof *same_environment; k++) {
-        *a = cJSON_GetStringValue(cJSON_GetObjectItem(env_a, same_environment[k]));
-        *b = cJSON_GetStringValue(cJSON_GetObjectItem(env_b, same_environment[k]));
+        if (!libraries && strcmp(same_environment[k], "libraries_identity") == 0) continue;
+        const cJSON *item_a = cJSON_GetObjectItem(env_a, same_environment[k]),
+                    *item_b = cJSON_GetObjectItem(env_b, same_environment[k]);
+        *a = cJSON_GetStringValue(item_a);
+        *b = cJSON_GetStringValue(item_b);
+        if ((item_a && !*a) || (item_b && !*b)) { /* an edited file's number is no library list or commit */
+            *a = item_a && !*a ? "not a string" : *a ? *a : "missing";
+            *b = item_b && !*b ? "not a string" : *b ? *b : "missing";
+            return same_environment[k];
+        }
         /* The libraries (ULPB_LIBRARIES) by name, size and digest: a copy of one file in another place (another runner
          * of a job array) is the same library. */
         if (strcmp(same_environment[k], "libraries_identity") == 0) {
@@ -1337,7 +1346,10 @@ static int run_exhaustive(const accuracy_options *o) {
         }
         started_env = cJSON_DetachItemFromObject(doc, "environment");
         current_env = ulpb_environment_json();
-        const char *was, *now, *what = environment_difference(started_env, current_env, &was, &now);
+        const char *was, *now,
+            *what = cJSON_IsObject(started_env) ? environment_difference(started_env, current_env, true, &was, &now)
+                                                : "environment";
+        if (!cJSON_IsObject(started_env)) was = "missing", now = "recorded";
         /* a complete one too: exit 0 on it would pass a job whose cached result measured another build */
         if (what) {
             status = complete_doc ? fail(sub,
@@ -1588,7 +1600,7 @@ static int cmd_merge(int argc, char **argv) {
     for (int i = 0; i < count && envs && status == 0; i++)
         if (!cJSON_IsObject(envs[i])) status = fail("merge", "%s has no \"environment\"", names[i]);
     for (int i = 0; i < count && status == 0; i++) { /* from 0: a first file without them is refused too */
-        const char *a, *b, *what = environment_difference(envs[0], envs[i], &a, &b);
+        const char *a, *b, *what = environment_difference(envs[0], envs[i], true, &a, &b);
         if (what && (!strcmp(a, "missing") || !strcmp(b, "missing"))) /* not a difference: a gap */
             status = fail("merge", "%s: its \"environment\" has no \"%s\"", strcmp(a, "missing") ? names[i] : names[0],
                           what);
@@ -1898,9 +1910,11 @@ static int gate_with(int argc, char **argv, const char **required_by) {
                  "--require IMPL:OP:DTYPE: the results must hold a row of each registry entry named (OP and DTYPE a\n"
                  "name or 'all'; IMPL omk or a library of ULPB_LIBRARIES); each one missing is listed and fails the\n"
                  "gate (a row dropped from the run would otherwise go unnoticed). For example --require omk:all:all.\n"
-                 "--this-build: every result must have been measured in this ulpbench's environment (the same omk\n"
-                 "build and 16-bit method, source commit, compiler, glibc, SLEEF, MPFR and ulpbench versions, as\n"
-                 "accuracy --resume requires); a result saved by another build is refused, exit status 2.");
+                 "--this-build: every result must have been measured in the environment this gate runs in, as\n"
+                 "accuracy --resume requires: the same source commit, compiler, glibc, SLEEF, MPFR and ulpbench\n"
+                 "versions, and omk build and 16-bit method in use (the CPU's, or OMK_ISA's and OMK_HALF16's now),\n"
+                 "and for rows of ULPB_LIBRARIES the same libraries; a result of another build is refused, exit\n"
+                 "status 2, and so is --this-build in an ulpbench that does not know its source commit.");
             return 0;
         } else
             return bad_option("gate", c, argc, argv);
@@ -1908,6 +1922,21 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     if (usage) return usage;
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
+    if (this_build) { /* "unknown" (built outside a git checkout) or "-dirty" without the changes' hash: such builds
+                       * look alike */
+        cJSON *current_env = ulpb_environment_json();
+        const char *source = cJSON_GetStringValue(cJSON_GetObjectItem(current_env, "source"));
+        const size_t source_len = source ? strlen(source) : 0;
+        const bool known = source && strcmp(source, "unknown") != 0 &&
+                           !(source_len >= 6 && strcmp(source + source_len - 6, "-dirty") == 0);
+        if (!known)
+            fail("gate",
+                 "--this-build: this ulpbench does not know what it was built from (source '%s': built outside a git "
+                 "checkout, or its changes could not be read), so a result of another build would pass",
+                 source ? source : "missing");
+        cJSON_Delete(current_env);
+        if (!known) return EXIT_USAGE;
+    }
     const char *const *names = (const char *const *)argv + optind;
     for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
@@ -1954,9 +1983,13 @@ static int gate_with(int argc, char **argv, const char **required_by) {
         }
         if (this_build && row_count >= 0) { /* a cached result of an earlier commit would otherwise pass for this one */
             cJSON *current_env = ulpb_environment_json();
+            const cJSON *env = cJSON_GetObjectItem(doc, "environment");
             const char *was, *now,
-                *what = environment_difference(cJSON_GetObjectItem(doc, "environment"), current_env, &was, &now);
-            if (what) {
+                *what = environment_difference(env, current_env, library_rows, &was, &now); /* as plain gate does */
+            if (!cJSON_IsObject(env)) {
+                fail("gate", "--this-build: %s records no \"environment\" to hold to this build", names[i]);
+                row_count = -1;
+            } else if (what) {
                 fail("gate", "--this-build: %s was measured in another environment (%s: '%s', here '%s')", names[i],
                      what, was, now);
                 row_count = -1;
@@ -2391,7 +2424,7 @@ static int refuse_range(const char *sub, const char *arg) {
         errno = 0;
         const double v = strtod(bound, &end);
         const bool is_number = end != bound && !isspace((unsigned char)*bound) && *end == (k ? '\0' : ',');
-        if (!is_number) break; /* "abc,1e400": the first bound is what is wrong */
+        if (!is_number || (!isfinite(v) && !strtod_out_of_range(v))) break; /* "abc,1e400", "inf,1e400" */
         if (strtod_out_of_range(v))
             return fail(sub, "--range %s: %.*s %s", arg, (int)(end - bound), bound,
                         v == 0 ? "underflows binary64 (its smallest magnitude is 2^-1074, about 4.9e-324: 0 stands "

@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 8 to 40 hours for all 267 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 8 to 40 hours for all 270 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -89,8 +89,9 @@ stop not followed; 245, an edited command's control characters printed; 246 and 
 250-264, planted on 2026-12-07 (stop 63) with gate's --min-inputs and --require, a repeated --impl name, the
 --max-chunks progress line, MPFR-only fallbacks, deep JSON, --range beyond binary64, C1 controls, and a review's
 findings on them (183, 232 and 245 updated to follow the code), by hand: test_cli; 265, planted on 2026-12-07
-(stop 64) with --range's message for a first bound that is no number, 266 and 267 with gate --this-build and a complete
-result of another build given to --resume, and 258 updated to follow the code, by hand: test_cli:
+(stop 64) with --range's message for a first bound that is no number, 266-270 with gate --this-build, a complete
+result of another build given to --resume, and a review's findings on them, and 258 updated to follow the code, by hand:
+test_cli:
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -859,12 +860,19 @@ MUTANTS = [
      "cli/ulpbench.c", "    return (text[at] == '[' || text[at] == '{') && value_expected && depth >=",
      "    return (text[at] == '[' || text[at] == '{') && depth >="),
     ("--range abc,1e400 names the overflow, not the first bound that is no number",
-     "cli/ulpbench.c", "        if (!is_number) break;", "        if (!is_number) continue;"),
+     "cli/ulpbench.c", "if (!is_number || (!isfinite(v)", "if ((!isfinite(v)"),
     ("gate --this-build passes a result of another build",
      "cli/ulpbench.c", "if (this_build && row_count >= 0) {", "if (0 && this_build && row_count >= 0) {"),
     ("accuracy --resume of a complete result of another build exits 0 on it",
      "cli/ulpbench.c", "        if (what) {\n            status = complete_doc",
      "        if (what && !complete_doc) {\n            status = complete_doc"),
+    ("gate --this-build holds a result without library rows to the libraries loaded now",
+     "cli/ulpbench.c", "environment_difference(env, current_env, library_rows, &was, &now)",
+     "environment_difference(env, current_env, true, &was, &now)"),
+    ("--range inf,1e400 names the overflow, not the first bound that is no finite number",
+     "cli/ulpbench.c", "if (!is_number || (!isfinite(v) && !strtod_out_of_range(v))) break;", "if (!is_number) break;"),
+    ("a recorded environment's number passes for no value, and gate --this-build takes it",
+     "cli/ulpbench.c", "        if ((item_a && !*a) || (item_b && !*b)) {", "        if (0) {"),
 ]
 
 

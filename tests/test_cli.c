@@ -207,6 +207,18 @@ static void save_json(cJSON *doc, const char *name) {
     cJSON_free(text), cJSON_Delete(doc);
 }
 
+/* Whether the ulpbench that wrote result NAME knew its commit (gate --this-build needs it): not when built outside a
+ * git checkout ("unknown") or with changes it could not read ("-dirty" alone). */
+static bool source_known(const char *name) {
+    cJSON *doc = load_json(name);
+    const char *source = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "environment"), "source"));
+    assert_non_null(source);
+    const size_t len = strlen(source);
+    const bool known = strcmp(source, "unknown") != 0 && !(len >= 6 && strcmp(source + len - 6, "-dirty") == 0);
+    cJSON_Delete(doc);
+    return known;
+}
+
 /* merge refuses the shards with s2bad.json in place of shard 2, with one line on stderr naming needle. */
 static void expect_merge_refused(const char *needle, const char *what) {
     assert_int_equal(run("merge $D/s0.json $D/s1.json $D/s2bad.json"), 2);
@@ -1599,6 +1611,37 @@ static void exhaustive_range_runs_resume_and_merge(void **state) {
 
 /* gate holds saved results (sampled, exhaustive, merged, a report.json) to the report's gate, and refuses shards and
  * files that are no such result with stdout left empty. */
+/* gate --this-build: a result of another commit (a job's stale cache) is refused, and stdout stays empty */
+static void gate_this_build_checks(void) {
+    if (!source_known("g16.json")) { /* a build outside a git checkout cannot tell commits apart */
+        expect_usage_error("gate --this-build $D/g16.json", "--this-build: this ulpbench does not know what it was "
+                                                            "built from");
+        return;
+    }
+    assert_int_equal(run("gate --this-build $D/gr/report.json $D/g16.json"), 0);
+    cJSON *stale = load_json("g16.json");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(stale, "environment"), "source", cJSON_CreateString("0123456789ab"));
+    save_json(stale, "g16_stale.json");
+    assert_int_equal(run("gate $D/g16_stale.json"), 0);
+    expect_usage_error("gate --this-build $D/g16.json $D/g16_stale.json", "--this-build: ");
+    expect_text_in("err.txt", "/g16_stale.json was measured in another environment (source: '0123456789ab', here '");
+    char *stale_out = slurp(path("out.txt"));
+    assert_string_equal(stale_out, "");
+    free(stale_out);
+    stale = load_json("g16.json");
+    cJSON_DeleteItemFromObject(stale, "environment");
+    save_json(stale, "g16_no_env.json");
+    expect_usage_error("gate --this-build $D/g16_no_env.json",
+                       "/g16_no_env.json records no \"environment\" to hold to");
+    /* the omk build in use is the gate's: OMK_ISA pinned for the run must be pinned for the gate */
+    setenv("OMK_ISA", "scalar", 1);
+    assert_int_equal(run("accuracy --op asin --dtype bf16 --impl omk --quiet --json $D/g_scalar.json"), 0);
+    assert_int_equal(run("gate --this-build $D/g_scalar.json"), 0);
+    unsetenv("OMK_ISA");
+    if (strcmp(omk_isa_in_use(), "scalar") != 0)
+        expect_usage_error("gate --this-build $D/g_scalar.json", "in another environment (omk_isa: 'scalar', here '");
+}
+
 static void gate_holds_saved_results(void **state) {
     (void)state;
     assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk,glibc --quiet --json $D/g16.json"), 0);
@@ -1673,17 +1716,7 @@ static void gate_holds_saved_results(void **state) {
     assert_int_equal(run("gate --require omk:asin:bf16 $D/gg.json"), 1); /* a peer's row stands for no omk row */
     expect_text_in("out.txt", "- MISSING omk asin bf16: no row in the results (--require omk:asin:bf16)\n");
     expect_text_in("out.txt", "Gate: FAILED (1 required row missing; peer rows are not gated).\n");
-    /* --this-build: a result of another commit (a job's stale cache) is refused, and stdout stays empty */
-    assert_int_equal(run("gate --this-build $D/gr/report.json $D/g16.json"), 0);
-    cJSON *stale = load_json("g16.json");
-    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(stale, "environment"), "source", cJSON_CreateString("0123456789ab"));
-    save_json(stale, "g16_stale.json");
-    assert_int_equal(run("gate $D/g16_stale.json"), 0);
-    expect_usage_error("gate --this-build $D/g16.json $D/g16_stale.json", "--this-build: ");
-    expect_text_in("err.txt", "/g16_stale.json was measured in another environment (source: '0123456789ab', here '");
-    char *stale_out = slurp(path("out.txt"));
-    assert_string_equal(stale_out, "");
-    free(stale_out);
+    gate_this_build_checks(); /* on g16.json and gr/report.json */
     /* merged sampled shards, and a ranged report: a whole run each */
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 0/2 --quiet --json $D/gs0.json"), 0);
     assert_int_equal(run("accuracy --op asin --dtype f64 --samples 1000 --shard 1/2 --quiet --json $D/gs.json"), 0);
@@ -1767,6 +1800,14 @@ static void gate_holds_library_rows(void **state) {
     assert_int_equal(run("gate --max-misrounded f32=3000 $D/gl.json"), 0);
     expect_text_in("out.txt", "- PASS demo cos f32 (");
     expect_text_in("out.txt", "Gate: PASSED (1 production row and 1 row of ULPB_LIBRARIES).\n");
+    /* --this-build holds a library's rows to the libraries loaded, and a result without such rows to none */
+    if (source_known("gl.json")) {
+        assert_int_equal(run("gate --this-build --max-misrounded f32=3000 $D/gl.json"), 0);
+        assert_int_equal(unsetenv("ULPB_LIBRARIES"), 0);
+        assert_int_equal(run("accuracy --op cos --dtype f16 --impl omk --quiet --json $D/gl_omk.json"), 0);
+        assert_int_equal(setenv("ULPB_LIBRARIES", setting, 1), 0);
+        assert_int_equal(run("gate --this-build $D/gl_omk.json"), 0);
+    }
     /* --require names a library's rows: the demo library has cos f32 and the others that the run did not measure */
     assert_int_equal(run("gate --max-misrounded f32=3000 --require demo:cos:f32 $D/gl.json"), 0);
     assert_int_equal(run("gate --max-misrounded f32=3000 --require demo:all:f32 $D/gl.json"), 1);
@@ -2313,6 +2354,7 @@ static void usage_errors_are_one_line(void **state) {
         {"accuracy --op cos --dtype f32 --range 1e-400x,1", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range 1e400,2,3", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range abc,1e400", "--range needs LO,HI: two finite binary64 numbers"},
+        {"accuracy --op cos --dtype f32 --range inf,1e400", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range \"0,1e400 \"", "--range needs LO,HI: two finite binary64 numbers"},
         {"accuracy --op cos --dtype f32 --range 0,nan", "--range needs LO,HI"},
         {"accuracy --op cos --dtype f32 --exhaustive --range 1e39,2e39", "--range 1e39,2e39 holds no f32 value"},
