@@ -1633,6 +1633,10 @@ static void gate_this_build_checks(void) {
     save_json(stale, "g16_no_env.json");
     expect_usage_error("gate --this-build $D/g16_no_env.json",
                        "/g16_no_env.json records no \"environment\" to hold to");
+    stale = load_json("g16.json"); /* an edit's number is no commit, and is named as such */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(stale, "environment"), "source", cJSON_CreateNumber(5));
+    save_json(stale, "g16_source5.json");
+    expect_usage_error("gate --this-build $D/g16_source5.json", "another environment (source: 'not a string', here '");
     /* the omk build in use is the gate's: OMK_ISA pinned for the run must be pinned for the gate */
     setenv("OMK_ISA", "scalar", 1);
     assert_int_equal(run("accuracy --op asin --dtype bf16 --impl omk --quiet --json $D/g_scalar.json"), 0);
