@@ -2066,7 +2066,7 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     if (status == 0) {
         /* "2 of 3 production rows", "1 row of ULPB_LIBRARIES", or both kinds, each with its own count, as report says
          */
-        char kinds[2][64], counts[160];
+        char kinds[2][64], counts[160] = ""; /* stays empty when only required rows are missing */
         static const char *const kind_names[2] = {"production row", "row"};
         int used = 0;
         for (int kind = 0; kind < 2; kind++) {
