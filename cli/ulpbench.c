@@ -1346,10 +1346,8 @@ static int run_exhaustive(const accuracy_options *o) {
         }
         started_env = cJSON_DetachItemFromObject(doc, "environment");
         current_env = ulpb_environment_json();
-        const char *was, *now,
-            *what = cJSON_IsObject(started_env) ? environment_difference(started_env, current_env, true, &was, &now)
-                                                : "environment";
-        if (!cJSON_IsObject(started_env)) was = "missing", now = "recorded";
+        const char *was = "missing", *now = "recorded", *what = "environment";
+        if (cJSON_IsObject(started_env)) what = environment_difference(started_env, current_env, true, &was, &now);
         /* a complete one too: exit 0 on it would pass a job whose cached result measured another build */
         if (what) {
             status = complete_doc ? fail(sub,
@@ -1922,21 +1920,6 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     if (usage) return usage;
     const int count = argc - optind;
     if (count < 1) return fail("gate", "no result files (try --help)");
-    if (this_build) { /* "unknown" (built outside a git checkout) or "-dirty" without the changes' hash: such builds
-                       * look alike */
-        cJSON *current_env = ulpb_environment_json();
-        const char *source = cJSON_GetStringValue(cJSON_GetObjectItem(current_env, "source"));
-        const size_t source_len = source ? strlen(source) : 0;
-        const bool known = source && strcmp(source, "unknown") != 0 &&
-                           !(source_len >= 6 && strcmp(source + source_len - 6, "-dirty") == 0);
-        if (!known)
-            fail("gate",
-                 "--this-build: this ulpbench does not know what it was built from (source '%s': built outside a git "
-                 "checkout, or its changes could not be read), so a result of another build would pass",
-                 source ? source : "missing");
-        cJSON_Delete(current_env);
-        if (!known) return EXIT_USAGE;
-    }
     const char *const *names = (const char *const *)argv + optind;
     for (int i = 0; i < count; i++) /* the verdict would be appended to a result */
         if (check_not_input("gate", NULL, names[i])) return EXIT_USAGE;
@@ -1961,6 +1944,19 @@ static int gate_with(int argc, char **argv, const char **required_by) {
         return fail("gate", "out of memory");
     }
     int status = 0, gated[2] = {0, 0}, failed[2] = {0, 0}, peers = 0; /* [0] production rows, [1] libraries' */
+    cJSON *this_env = this_build ? ulpb_environment_json() : NULL;    /* what --this-build holds each result to */
+    if (this_build) { /* "unknown" (built outside a git checkout) or "-dirty" without the changes' hash: such builds
+                       * look alike */
+        const char *source = cJSON_GetStringValue(cJSON_GetObjectItem(this_env, "source"));
+        const size_t source_len = source ? strlen(source) : 0;
+        if (!source || strcmp(source, "unknown") == 0 ||
+            (source_len >= 6 && strcmp(source + source_len - 6, "-dirty") == 0))
+            status = fail("gate",
+                          "--this-build: this ulpbench does not know what it was built from (source '%s': built "
+                          "outside a git checkout, or its changes could not be read), so a result of another build "
+                          "would pass",
+                          source ? source : "missing");
+    }
     unsigned result_dtypes = 0;
     for (int i = 0; i < count && status == 0; i++) {
         cJSON *doc = read_json_file("gate", names[i], &status);
@@ -1982,10 +1978,9 @@ static int gate_with(int argc, char **argv, const char **required_by) {
             row_count = -1;
         }
         if (this_build && row_count >= 0) { /* a cached result of an earlier commit would otherwise pass for this one */
-            cJSON *current_env = ulpb_environment_json();
             const cJSON *env = cJSON_GetObjectItem(doc, "environment");
             const char *was, *now,
-                *what = environment_difference(env, current_env, library_rows, &was, &now); /* as plain gate does */
+                *what = environment_difference(env, this_env, library_rows, &was, &now); /* as plain gate does */
             if (!cJSON_IsObject(env)) {
                 fail("gate", "--this-build: %s records no \"environment\" to hold to this build", names[i]);
                 row_count = -1;
@@ -1994,7 +1989,6 @@ static int gate_with(int argc, char **argv, const char **required_by) {
                      what, was, now);
                 row_count = -1;
             }
-            cJSON_Delete(current_env);
         }
         cJSON_Delete(doc);
         if (row_count < 0) {
@@ -2094,6 +2088,7 @@ static int gate_with(int argc, char **argv, const char **required_by) {
     free(text);
     free(rows);
     free(present);
+    cJSON_Delete(this_env);
     return status ? status : failed[0] + failed[1] + missing ? EXIT_GATE : 0;
 }
 
