@@ -178,9 +178,15 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
             if ((missing = take_peer(f, row, e->impl, strlen(e->impl), where, err, err_len)) < 0) return -1;
         }
     } else {
-        for (const char *peer = t->peers; *peer && !missing;) { /* each named peer must be reached */
+        /* each named peer must be reached, but only those the run's CPU could run: a CPU without AVX-512 has the
+         * goals' AVX2 builds alone */
+        for (const char *peer = t->peers; *peer && !missing;) {
             const size_t len = strcspn(peer, ",");
-            if ((missing = take_peer(f, row, peer, len, where, err, err_len)) < 0) return -1;
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)len, peer);
+            const ulpb_entry *e = ulpb_entry_find(name, op, t->dtype);
+            if ((!e || run_could_run(context, e)) && (missing = take_peer(f, row, peer, len, where, err, err_len)) < 0)
+                return -1;
             peer += len + (peer[len] == ',');
         }
     }

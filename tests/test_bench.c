@@ -194,8 +194,8 @@ static cJSON *bench_doc(const char *dtype, const char *ratios, const char *isa) 
         text, sizeof text,
         "{\"context\": {\"date\": \"d%d\", \"cpu\": \"c\", \"omk\": \"0\", \"omk_isa\": \"%s\", \"command\": \"x\","
         " \"compiler\": \"g\", \"library_build_type\": \"release\", \"omk_half16\": \"compute\", \"glibc\": \"2\","
-        " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\", \"isa_available\": [\"scalar\", \"avx2\", "
-        "\"avx512\"]},"
+        " \"sleef\": \"3\", \"ulpbench\": \"0\", \"source\": \"s\", \"isa_available\": [\"none\", \"scalar\", "
+        "\"avx2\", \"avx512\"]},"
         " \"benchmarks\": [{\"name\": \"n\", \"run_name\": \"asin/%s/omk/4096/unit\", \"repetitions\": 41, %s}]}",
         ++runs, isa, dtype, ratios);
     cJSON *doc = cJSON_Parse(text);
@@ -238,12 +238,13 @@ static void targets_compare_same_round_ratios(void **state) {
     char *table, err[256];
     ulpb_targets_summary summary;
     /* double asin: the milestone (SLEEF u10) met, the goal (libmvec) not; the other rows are not measured */
-    cJSON *docs[3] = {
-        bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.02, \"ratio_to_libmvec-avx512\": 0.5", "avx512")};
+    cJSON *docs[3] = {bench_doc(
+        "f64", "\"ratio_to_sleef-u10-avx512\": 1.02, \"ratio_to_libmvec-avx512\": 0.5, \"ratio_to_libmvec-avx2\": 0.6",
+        "avx512")};
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| double milestone (sleef-u10-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 1.02× | "
                       "sleef-u10-avx512 | yes |\n");
-    assert_row(table, "| double goal (libmvec-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
+    assert_row(table, "| double goal (libmvec-avx512, libmvec-avx2) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 0.50× | "
                       "libmvec-avx512 | no |\n");
     assert_row(table, "| float milestone (sleef-u10-avx512) | asin f32 | [-1, 1] | 4 Ki | ≥ 1.50× | – | – | "
                       "not measured (no omk result at this size and input set) |\n");
@@ -254,7 +255,9 @@ static void targets_compare_same_round_ratios(void **state) {
 
     /* a second run below the milestone: the range, and met in one of two runs; a ratio just below the target is
      * printed rounded down, so it does not read as reaching it */
-    docs[1] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.999, \"ratio_to_libmvec-avx512\": 0.5", "avx512");
+    docs[1] = bench_doc(
+        "f64", "\"ratio_to_sleef-u10-avx512\": 0.999, \"ratio_to_libmvec-avx512\": 0.5, \"ratio_to_libmvec-avx2\": 0.7",
+        "avx512");
     assert_int_equal(targets_of(docs, 2, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| ≥ 1.00× | 0.99–1.02× | sleef-u10-avx512 | no (1 of 2 runs) |\n");
     assert_row(table, "| ≥ 1.00× | 0.50× | libmvec-avx512 | no (0 of 2 runs) |\n");
@@ -335,7 +338,9 @@ static void targets_compare_same_round_ratios(void **state) {
     }
 
     /* printed ratios are rounded down, exactly: 0.29 is not 0.28 */
-    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 0.29, \"ratio_to_libmvec-avx512\": 1.15", "avx512");
+    docs[0] = bench_doc(
+        "f64", "\"ratio_to_sleef-u10-avx512\": 0.29, \"ratio_to_libmvec-avx512\": 1.15, \"ratio_to_libmvec-avx2\": 1.2",
+        "avx512");
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| 0.29× | sleef-u10-avx512 | no |\n");
     assert_row(table, "| 1.15× | libmvec-avx512 | yes |\n");
@@ -359,9 +364,47 @@ static void targets_compare_same_round_ratios(void **state) {
     cJSON_Delete(docs[0]);
     cJSON_Delete(docs[1]);
 
+    /* the goals name each peer's builds for both vector ISAs: the slower ratio decides, whichever build it is ... */
+    docs[0] = bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.3, \"ratio_to_libmvec-avx2\": 0.9", "avx512");
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| ≥ 1.00× | 0.90× | libmvec-avx2 | no |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+    docs[0] = bench_doc("f32",
+                        "\"ratio_to_libmvec-avx512\": 1.3, \"ratio_to_libmvec-avx2\": 1.2, "
+                        "\"ratio_to_sleef-u35-avx512\": 1.1, \"ratio_to_sleef-u35-avx2\": 0.6",
+                        "avx512");
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| float goal (libmvec-avx512, libmvec-avx2, sleef-u35-avx512, sleef-u35-avx2) | asin f32 | "
+                      "[-1, 1] | 4 Ki | ≥ 1.00× | 0.60× | sleef-u35-avx2 | no |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+    /* ... a run without one of them that its CPU runs (--impl) does not measure the row ... */
+    docs[0] = bench_doc("f64", "\"ratio_to_sleef-u10-avx512\": 1.2, \"ratio_to_libmvec-avx512\": 1.3", "avx512");
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| double goal (libmvec-avx512, libmvec-avx2) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | – | – | "
+                      "not measured (no libmvec-avx2 in omk's rounds) |\n");
+    free(table);
+    cJSON_Delete(docs[0]);
+    /* ... and on a CPU without AVX-512 the AVX2 builds decide alone, while a target that names only AVX-512 peers
+     * is not measured */
+    docs[0] = bench_doc("f64", "\"ratio_to_libmvec-avx2\": 1.05, \"ratio_to_sleef-u10-avx2\": 2.5", "avx2");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(docs[0], "context"), "isa_available",
+                              cJSON_Parse("[\"none\", \"scalar\", \"avx2\"]"));
+    assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
+    assert_row(table, "| double goal (libmvec-avx512, libmvec-avx2) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | 1.05× | "
+                      "libmvec-avx2 | yes |\n");
+    assert_row(table, "| double milestone (sleef-u10-avx512) | asin f64 | [-1, 1] | 4 Ki | ≥ 1.00× | – | – | "
+                      "not measured (no peer this CPU runs) |\n");
+    assert_int_equal(summary.measured, 1);
+    free(table);
+    cJSON_Delete(docs[0]);
+
     /* report.json keeps the bench document under "throughput" */
     docs[0] = cJSON_CreateObject();
-    cJSON_AddItemToObject(docs[0], "throughput", bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.5", "avx512"));
+    cJSON_AddItemToObject(
+        docs[0], "throughput",
+        bench_doc("f64", "\"ratio_to_libmvec-avx512\": 1.5, \"ratio_to_libmvec-avx2\": 1.6", "avx512"));
     assert_int_equal(targets_of(docs, 1, false, &table, &summary, err, sizeof err), 0);
     assert_row(table, "| ≥ 1.00× | 1.50× | libmvec-avx512 | yes |\n");
     assert_row(table,
