@@ -163,16 +163,32 @@ uint16_t omk_f32_to_bf16(float f) {
 
 const char *omk_isa_in_use(void) { return omk_isa_name(omk_isa_selected()); }
 
-/* Decided once (a relaxed race only repeats the same decision). On AMD Zen 5 the binary32 path runs about twice as fast
- * as the table's gathers (ulpbench bench with OMK_HALF16=table and without). Not measured on Intel, where the table
- * ran 1.6 to 2 times the peers' binary32 pipelines (commit c7da820): the arithmetic costs about the same there, and
- * gathers may cost more since the Gather Data Sampling microcode (2023). */
+/* Whether the CPU is an Intel one with AVX512-FP16 (Sapphire Rapids and later), whose gathers read the 16-bit tables
+ * fast: the CPUID vendor and leaf 7's EDX bit 23. */
+static bool omk_cpu_gathers_fast(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx) || eax < 7) return false;
+    const bool intel = ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu; /* "Genu" "ineI" "ntel" */
+    return intel && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx & (1u << 23));
+}
+
+/* Decided once (a relaxed race only repeats the same decision): OMK_HALF16=table or compute, else by the CPU. Measured
+ * with ulpbench bench (same-round ratios to the fastest peer pipeline, 4 Ki elements, OMK_HALF16 set each way): on AMD
+ * Zen 5 the binary32 path runs about twice as fast as the table's gathers; on an Intel Xeon with AVX512-FP16 the table
+ * reached 1.26 to 1.78 times the fastest peer and the binary32 path 0.93 to 1.10 times. Intel CPUs without AVX512-FP16
+ * (Skylake-SP to Ice Lake) were not measured: the Gather Data Sampling microcode (2023) slows their gathers, so they
+ * keep the binary32 path. */
 bool omk_half16_compute(void) {
     static _Atomic int decided = -1;
     int compute = atomic_load_explicit(&decided, memory_order_relaxed);
     if (compute < 0) {
         const char *forced = getenv("OMK_HALF16");
-        compute = !(forced && strcmp(forced, "table") == 0);
+        if (forced && strcmp(forced, "table") == 0)
+            compute = 0;
+        else if (forced && strcmp(forced, "compute") == 0)
+            compute = 1;
+        else
+            compute = !omk_cpu_gathers_fast();
         atomic_store_explicit(&decided, compute, memory_order_relaxed);
     }
     return compute;

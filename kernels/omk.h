@@ -69,10 +69,11 @@ OMK_API uint16_t omk_f32_to_bf16(float f);
  * lacks, is ignored without an error (the best build runs). Every build gives the same bits. */
 OMK_API const char *omk_isa_in_use(void);
 
-/* How that build runs the binary16 and bfloat16 kernels: "compute" (binary32 arithmetic with a rounding test; a
- * 32,768-entry result table per kernel, filled at first use, serves only the few lanes the test cannot settle) in the
- * AVX-512 build, "table" (one table load per element) in the scalar and AVX2 builds, or in the AVX-512 build when
- * the environment sets OMK_HALF16=table (read once per process; any other value keeps "compute"). Every choice
+/* How that build runs the binary16 and bfloat16 kernels: "table" (one table load per element, from a 32,768-entry
+ * result table per kernel filled at first use) in the scalar and AVX2 builds, and in the AVX-512 build on an Intel
+ * CPU with AVX512-FP16, whose gathers are fast; "compute" (binary32 arithmetic with a rounding test; the table serves
+ * only the few lanes the test cannot settle) in the AVX-512 build on other CPUs. OMK_HALF16=table or compute in the
+ * environment forces the AVX-512 build's choice (read once per process; any other value is ignored). Every choice
  * gives the same bits. */
 OMK_API const char *omk_half16_method(void);
 

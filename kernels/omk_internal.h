@@ -431,7 +431,7 @@ typedef struct {
     }
 
 /* Whether this build's 16-bit kernels can compute in binary32 (OMK_ARRAY_LOOP_16) rather than read their tables:
- * the AVX-512 build, unless omk_half16_compute() (omk.c) says otherwise (OMK_HALF16=table). Both are correctly
+ * the AVX-512 build, unless omk_half16_compute() (omk.c) chooses the table (OMK_HALF16, or the CPU). Both are correctly
  * rounded, so they agree. The AVX2 build reads the table: on AMD Zen 5 its 8-lane gathers reached 2.3 to 3.1
  * elements/ns, GCC's AVX2 code for an earlier form of the binary32 path (conversions inside the vectorized loop) only
  * 1.4 to 1.8. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <cpuid.h>
 
 #include "omk.h"
 #include "omk_dispatch.h"
@@ -619,13 +620,25 @@ static void omk_isa_values(void **state) {
     }
 }
 
-/* omk_half16_method names what the 16-bit entry points run: the binary32 path in the AVX-512 build unless
- * OMK_HALF16=table (test_isa_half16_table and the plain run), the table otherwise; the
- * scalar-matching tests above then cover that method. */
+/* The AVX-512 build's 16-bit method as omk.h states it: OMK_HALF16=table or compute, else the table on an Intel CPU
+ * with AVX512-FP16 and the binary32 path on others. */
+static bool avx512_reads_half16_table(void) {
+    const char *forced = getenv("OMK_HALF16");
+    if (forced && (strcmp(forced, "table") == 0 || strcmp(forced, "compute") == 0)) return strcmp(forced, "table") == 0;
+    unsigned int eax, ebx, ecx, edx;
+    char vendor[13] = "";
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        memcpy(vendor, &ebx, 4), memcpy(vendor + 4, &edx, 4), memcpy(vendor + 8, &ecx, 4);
+        vendor[12] = 0;
+    }
+    return strcmp(vendor, "GenuineIntel") == 0 && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 23 & 1);
+}
+
+/* omk_half16_method names what the 16-bit entry points run (test_isa_half16_table, test_isa_half16_compute and the
+ * plain run, which takes the CPU's choice); the scalar-matching tests above then cover that method. */
 static void half16_method_follows_environment(void **state) {
     (void)state;
-    const char *forced = getenv("OMK_HALF16");
-    const int table = (forced && strcmp(forced, "table") == 0) || omk_isa_selected() != OMK_ISA_AVX512;
+    const bool table = avx512_reads_half16_table() || omk_isa_selected() != OMK_ISA_AVX512;
     assert_string_equal(omk_half16_method(), table ? "table" : "compute");
 }
 
@@ -644,11 +657,11 @@ static const uint16_t *(*const tables[KERNEL_COUNT])(void) = {
 
 /* The method a build runs, seen in its results rather than in what omk_half16_method reports: with one table entry
  * changed for the test, a build that reads the table gives the changed value, and the binary32 path (compute) the
- * right one, for an input (0.5) it never rejects. So test_isa_half16_table runs the AVX-512 build's table lookup. */
+ * right one, for an input (0.5) it never rejects. So test_isa_half16_table runs the AVX-512 build's table lookup, and
+ * test_isa_half16_compute its binary32 path, whatever the CPU. */
 static void half16_builds_read_the_table_as_their_method_says(void **state) {
     (void)state;
-    const char *forced = getenv("OMK_HALF16");
-    const bool table_forced = forced && strcmp(forced, "table") == 0;
+    const bool avx512_table = avx512_reads_half16_table();
     enum { N = MAX_LEN }; /* whole vectors and a tail */
     uint16_t x[N], y[N];
     int checked = 0;
@@ -663,7 +676,7 @@ static void half16_builds_read_the_table_as_their_method_says(void **state) {
         for (int isa = -1; isa < OMK_ISA_COUNT; isa++) { /* -1: the public entry point */
             if (isa >= 0 && !omk_isa_supported((omk_isa)isa)) continue;
             const bool reads_table =
-                isa < 0 ? strcmp(omk_half16_method(), "table") == 0 : table_forced || isa != OMK_ISA_AVX512;
+                isa < 0 ? strcmp(omk_half16_method(), "table") == 0 : avx512_table || isa != OMK_ISA_AVX512;
             (isa < 0 ? kernels[k].entry : kernels[k].build[isa])(x, y, N);
             for (int i = 0; i < N; i++)
                 if (y[i] != (reads_table ? changed : right)) {
