@@ -253,6 +253,10 @@ int main(int argc, char **argv) {
         }
     }
     if (handle[0] == handle[1]) fprintf(stderr, "omk_ab: both paths load the same library; A and B are one build\n");
+    /* the AVX-512 build's default 16-bit method depends on the CPU, and changed with omk's versions */
+    if (elem == 2 && strcmp(half16[0], half16[1]))
+        fprintf(stderr, "omk_ab: A runs the 16-bit method %s and B %s: set OMK_HALF16 to time one method's code\n",
+                half16[0], half16[1]);
     /* 16-bit inputs: the binary32 value narrowed by library A's own conversion */
     uint16_t (*narrow)(float) = NULL;
     if (elem == 2) {

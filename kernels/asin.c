@@ -35,11 +35,12 @@
  *   from its double-double. Measured: the fast path stays within 576.05 binary64 ulps of the
  *   double-double result (guard 8192; ./build/f32_guard_check), 0 of 2^32 inputs misrounded
  *   (ulpbench accuracy --op asin --dtype f32 --exhaustive).
- * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| <= 1 (asin_h_fast, OMK_ARRAY_LOOP_16): the
+ * binary16, bfloat16: the AVX-512 build (except on Intel CPUs with AVX512-FP16, or with OMK_HALF16=compute: omk.c's
+ *   omk_half16_compute) computes in binary32 for |x| <= 1 (asin_h_fast, OMK_ARRAY_LOOP_16): the
  *   binary32 split above in binary32 with K_ASIN_POLY_H (degree 9, 2^-23.41); within 2.83 (binary16) and 2.74
  *   (bfloat16) binary32 ulps of the result on every input, narrowed with a rounding test of guard 1 ulp; every input
  *   the test passes rounds correctly (./build/half_guard_check, in ctest). The lanes it rejects (1 of the 15,361
- *   binary16 magnitudes up to 1, no bfloat16 one), |x| > 1, and the scalar and AVX2 builds (or OMK_HALF16=table)
+ *   binary16 magnitudes up to 1, no bfloat16 one), |x| > 1, and the other builds and CPUs (or OMK_HALF16=table)
  *   read a table (table16.c) over |x|, filled from the correctly rounded binary64 result narrowed to 16 bits; the
  *   sign goes on after. Correctly rounded on all
  *   65,536 inputs either way, max 0.49993 ULP (f16) and 0.49943 (bf16) (max_ulp of ulpbench accuracy --op asin

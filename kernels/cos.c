@@ -38,12 +38,13 @@
  *   through cos_f64_dd and rounded from its double-double. Measured: the fast path stays within
  *   618.32 binary64 ulps of the double-double result (guard 8192; ./build/f32_guard_check), 0 of
  *   2^32 inputs misrounded (ulpbench accuracy --op cos --dtype f32 --exhaustive).
- * binary16, bfloat16: the AVX-512 build computes in binary32 for |x| < 2^16 (cos_h_fast, OMK_ARRAY_LOOP_16):
+ * binary16, bfloat16: the AVX-512 build (except on Intel CPUs with AVX512-FP16, or with OMK_HALF16=compute: omk.c's
+ *   omk_half16_compute) computes in binary32 for |x| < 2^16 (cos_h_fast, OMK_ARRAY_LOOP_16):
  *   reduction by two parts of pi/2, sin polynomial of degree 9 (K_SIN_POLY_H, 2^-27.14); within 4.19 (binary16)
  *   and 2.00 (bfloat16) binary32 ulps of the result on every input, narrowed with a rounding test of guard 1 ulp
  *   (a block whose |x| all lie below pi is reduced without k, the same bits: cos_h_reduce_near); every input the
  *   test passes rounds correctly (./build/half_guard_check, in ctest, narrows them all). The lanes it rejects (6 of
- *   the 31,744 finite binary16 magnitudes, no bfloat16 one), the rest, and the scalar and AVX2 builds (or
+ *   the 31,744 finite binary16 magnitudes, no bfloat16 one), the rest, and the other builds and CPUs (or
  *   OMK_HALF16=table) read a table (table16.c) over |x|, filled from the correctly rounded binary64 result narrowed
  *   to 16 bits (never through binary32, whose rounding can land on a 16-bit midpoint; table16.c). Correctly rounded
  *   on all 65,536 inputs either way, max 0.500 ULP (ulpbench accuracy --op cos --dtype f16 --impl omk, and

@@ -163,13 +163,17 @@ uint16_t omk_f32_to_bf16(float f) {
 
 const char *omk_isa_in_use(void) { return omk_isa_name(omk_isa_selected()); }
 
-/* Whether the CPU is an Intel one with AVX512-FP16 (Sapphire Rapids and later), whose gathers read the 16-bit tables
- * fast: the CPUID vendor and leaf 7's EDX bit 23. */
+bool omk_cpuid_gathers_fast(unsigned max_leaf, unsigned vendor_ebx, unsigned vendor_edx, unsigned vendor_ecx,
+                            unsigned leaf7_edx) {
+    const bool intel = vendor_ebx == 0x756e6547u && vendor_edx == 0x49656e69u && vendor_ecx == 0x6c65746eu;
+    return intel && max_leaf >= 7 && (leaf7_edx & (1u << 23)); /* "Genu" "ineI" "ntel"; AVX512-FP16 */
+}
+
 static bool omk_cpu_gathers_fast(void) {
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx) || eax < 7) return false;
-    const bool intel = ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu; /* "Genu" "ineI" "ntel" */
-    return intel && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx & (1u << 23));
+    unsigned int max_leaf, ebx, ecx, edx, leaf7_eax, leaf7_ebx, leaf7_ecx, leaf7_edx = 0;
+    if (!__get_cpuid(0, &max_leaf, &ebx, &ecx, &edx)) return false;
+    if (max_leaf >= 7) __get_cpuid_count(7, 0, &leaf7_eax, &leaf7_ebx, &leaf7_ecx, &leaf7_edx);
+    return omk_cpuid_gathers_fast(max_leaf, ebx, edx, ecx, leaf7_edx);
 }
 
 /* Decided once (a relaxed race only repeats the same decision): OMK_HALF16=table or compute, else by the CPU. Measured

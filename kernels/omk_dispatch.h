@@ -25,6 +25,11 @@ omk_isa omk_isa_selected(void);
 /* Whether the vector builds' 16-bit kernels compute (OMK_ARRAY_LOOP_16) rather than read their tables (see
  * omk_half16_method in omk.h). */
 bool omk_half16_compute(void);
+/* Whether CPUID's answers name a CPU whose gathers read the 16-bit tables fast, so that the AVX-512 build reads them
+ * by default: an Intel CPU with AVX512-FP16 (Sapphire Rapids and later). max_leaf and the vendor words are leaf 0's
+ * EAX, EBX, EDX and ECX, leaf7_edx leaf 7 (subleaf 0)'s EDX. */
+bool omk_cpuid_gathers_fast(unsigned max_leaf, unsigned vendor_ebx, unsigned vendor_edx, unsigned vendor_ecx,
+                            unsigned leaf7_edx);
 
 /* Per-ISA builds of every kernel: omk_cos_f32_avx2, ... */
 #define OMK_DECLARE_BUILD(isa, op, dtype, ctype)                  void omk_##op##_##dtype##_##isa(const ctype *x, ctype *y, size_t n);

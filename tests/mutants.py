@@ -9,7 +9,7 @@ one survived, 2 when a mutant no longer applies (the code it targets moved: upda
 
     python3 tests/mutants.py [--only N[,N...]] [--jobs J] [--keep]
 
-About 8 to 40 hours for all 272 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
+About 8 to 40 hours for all 275 on two cores (they run one at a time), 2 to 10 minutes per mutant (most of it the rebuilds of the kernels'
 builds and ctest: with QEMU and valgrind installed, the tests on other CPUs take the longest), plus one build and test
 run of the unchanged copy: on 2026-12-03, mutants 1-26 took 52 minutes, 27-46 43 minutes, 47-49 13 minutes (before
 cpu_without_avx512 ran test_isa) and 50 18 minutes; on 2026-12-04, 41 and 55-59 about 75 minutes, 8 to 10 per mutant
@@ -91,7 +91,8 @@ stop not followed; 245, an edited command's control characters printed; 246 and 
 findings on them (183, 232 and 245 updated to follow the code), by hand: test_cli; 265, planted on 2026-12-07
 (stop 64) with --range's message for a first bound that is no number, 266-270 with gate --this-build, a complete
 result of another build given to --resume, and a review's findings on them, and 258 updated to follow the code, by hand:
-test_cli; 271 and 272, planted on 2026-12-07 (stop 65) with the goals' peers of both vector ISAs, by hand: test_bench:
+test_cli; 271 and 272, planted on 2026-12-07 (stop 65) with the goals' peers of both vector ISAs, by hand: test_bench;
+273-275, the 16-bit method's CPU rule, by hand: test_isa:
 Run on 2026-12-03: mutants 1–26 in 52 minutes and 27–46 in 43 minutes, every one caught but one,
 which the tests added after it catch (--only 42,46): a result within rounding of exactly 0.5 ulp put in the
 histogram's "≤1" bin. Earlier the same day 9 of the first 26, planted by hand, had got past every test (the bench's
@@ -878,6 +879,14 @@ MUTANTS = [
     ("targets' float goal names libmvec and SLEEF u35 only in their AVX-512 builds, not the fastest peers",
      "accuracy/registry.def", '"libmvec-avx512,libmvec-avx2,sleef-u35-avx512,sleef-u35-avx2"',
      '"libmvec-avx512,sleef-u35-avx512"'),
+    ("the 16-bit tables chosen on any Intel CPU, AVX512-FP16 or not",
+     "kernels/omk.c", "return intel && max_leaf >= 7 && (leaf7_edx & (1u << 23));", "return intel;"),
+    ("the 16-bit tables chosen on any CPU with leaf 7's bit 23, AMD's too",
+     "kernels/omk.c", "return intel && max_leaf >= 7 && (leaf7_edx & (1u << 23));",
+     "return max_leaf >= 7 && (leaf7_edx & (1u << 23));"),
+    ("the 16-bit tables chosen from a leaf 7 that CPUID does not have",
+     "kernels/omk.c", "return intel && max_leaf >= 7 && (leaf7_edx & (1u << 23));",
+     "return intel && (leaf7_edx & (1u << 23));"),
 ]
 
 

@@ -634,6 +634,21 @@ static bool avx512_reads_half16_table(void) {
     return strcmp(vendor, "GenuineIntel") == 0 && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 23 & 1);
 }
 
+/* The CPU rule on CPUID's words: only an Intel CPU with AVX512-FP16 (leaf 7, EDX bit 23) reads the tables by default.
+ */
+static void half16_cpu_rule(void **state) {
+    (void)state;
+    const unsigned genu = 0x756e6547u, inei = 0x49656e69u, ntel = 0x6c65746eu; /* "Genu" "ineI" "ntel" */
+    const unsigned auth = 0x68747541u, enti = 0x69746e65u, camd = 0x444d4163u; /* "Auth" "enti" "cAMD" */
+    const unsigned fp16 = 1u << 23;
+    assert_true(omk_cpuid_gathers_fast(0x20, genu, inei, ntel, fp16));
+    assert_true(omk_cpuid_gathers_fast(7, genu, inei, ntel, fp16 | 1u << 22 | 1u));
+    assert_false(omk_cpuid_gathers_fast(0x20, genu, inei, ntel, ~fp16));       /* Intel without AVX512-FP16 */
+    assert_false(omk_cpuid_gathers_fast(0x10, auth, enti, camd, 0xffffffffu)); /* AMD, whatever leaf 7 says */
+    assert_false(omk_cpuid_gathers_fast(6, genu, inei, ntel, fp16));           /* no leaf 7 to read */
+    assert_false(omk_cpuid_gathers_fast(0x20, genu, ntel, inei, fp16));        /* vendor words in CPUID's order only */
+}
+
 /* omk_half16_method names what the 16-bit entry points run (test_isa_half16_table, test_isa_half16_compute and the
  * plain run, which takes the CPU's choice); the scalar-matching tests above then cover that method. */
 static void half16_method_follows_environment(void **state) {
@@ -702,6 +717,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(random_tails_in_place_unaligned),
         cmocka_unit_test(probes_in_every_lane),
         cmocka_unit_test(block_edges),
+        cmocka_unit_test(half16_cpu_rule),
         cmocka_unit_test(half16_method_follows_environment),
         cmocka_unit_test(half16_builds_read_the_table_as_their_method_says),
     };
