@@ -816,12 +816,17 @@ int ulpb_op_find(const char *name) {
     return -1;
 }
 
-const ulpb_entry *ulpb_entry_find(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype) {
+const ulpb_entry *ulpb_entry_find_n(const char *impl, size_t impl_len, ulpb_op_id op, ulpb_dtype_id dtype) {
     for (size_t i = 0; i < ulpb_entry_count; i++) {
         const ulpb_entry *e = &ulpb_entries[i];
-        if (e->op == op && e->dtype == dtype && strcmp(e->impl, impl) == 0) return e;
+        if (e->op == op && e->dtype == dtype && strncmp(e->impl, impl, impl_len) == 0 && e->impl[impl_len] == '\0')
+            return e;
     }
     return NULL;
+}
+
+const ulpb_entry *ulpb_entry_find(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype) {
+    return ulpb_entry_find_n(impl, strlen(impl), op, dtype);
 }
 
 bool ulpb_impl_known(const char *impl) {

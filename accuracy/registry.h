@@ -114,8 +114,9 @@ const char *ulpb_libraries_identity(void);
 /* Name lookups; -1 when unknown. */
 int ulpb_dtype_find(const char *name);
 int ulpb_op_find(const char *name);
-/* The entry for (impl, op, dtype), or NULL. */
+/* The entry for (impl, op, dtype), or NULL; _n: impl is the first impl_len bytes of a longer text (a list's item). */
 const ulpb_entry *ulpb_entry_find(const char *impl, ulpb_op_id op, ulpb_dtype_id dtype);
+const ulpb_entry *ulpb_entry_find_n(const char *impl, size_t impl_len, ulpb_op_id op, ulpb_dtype_id dtype);
 /* True when some entry has this implementation name. */
 bool ulpb_impl_known(const char *impl);
 

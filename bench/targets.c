@@ -182,11 +182,7 @@ static int figure_of(const ulpb_target *t, ulpb_op_id op, const ulpb_input_set *
          * goals' AVX2 builds alone */
         for (const char *peer = t->peers; *peer && !missing;) {
             const size_t len = strcspn(peer, ",");
-            const ulpb_entry *e = NULL;
-            for (size_t k = 0; k < ulpb_entry_count && !e; k++)
-                if (ulpb_entries[k].op == op && ulpb_entries[k].dtype == t->dtype &&
-                    strncmp(ulpb_entries[k].impl, peer, len) == 0 && ulpb_entries[k].impl[len] == '\0')
-                    e = &ulpb_entries[k];
+            const ulpb_entry *e = ulpb_entry_find_n(peer, len, op, t->dtype);
             if ((!e || run_could_run(context, e)) && (missing = take_peer(f, row, peer, len, where, err, err_len)) < 0)
                 return -1;
             peer += len + (peer[len] == ',');
